@@ -1,0 +1,2 @@
+// HTTP helpers shared by every runtime area: problem details.
+export * from './problem.js';

@@ -1,0 +1,4 @@
+// @slicekit/runtime: the idempotency guard, the list-query engine and the CRUD plumbing of
+// generated slices. Each area also has its own subpath export; drivers load only from theirs.
+export * from './errors.js';
+export * from './http/index.js';
