@@ -1,0 +1,118 @@
+// Options of the bearer-JWT middleware, their defaults, and reading them from the environment.
+import { AuthConfigError } from './errors.js';
+
+/** A pino-compatible logger; only `warn` and `error` are used by the auth middleware. */
+export interface AuthLogger {
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface AuthOptions {
+  /**
+   * Shared secret for HS256/HS384/HS512 tokens. Give this or `jwksUrl` to turn verification on.
+   * @default undefined (no shared secret)
+   */
+  jwtSecret?: string | Uint8Array;
+  /**
+   * URL of a JSON Web Key Set (for example `https://issuer/.well-known/jwks.json`); keys are
+   * fetched on first use, cached and refreshed when a token names an unknown `kid`.
+   * @default undefined (no key set)
+   */
+  jwksUrl?: string | URL;
+  /** Expected `iss` claim; tokens from another issuer get 401. @default undefined (not checked) */
+  issuer?: string | string[];
+  /** Expected `aud` claim; tokens for another audience get 401. @default undefined (not checked) */
+  audience?: string | string[];
+  /**
+   * Accepted signature algorithms.
+   * @default ['HS256', 'HS384', 'HS512'] with `jwtSecret`; ['RS256', 'PS256', 'ES256', 'EdDSA'] with `jwksUrl`
+   */
+  algorithms?: string[];
+  /** Claim holding the caller's id, copied to `req.user.id`. @default 'sub' */
+  userIdClaim?: string;
+  /**
+   * When true, a request without a bearer token gets 401. When false, anonymous callers pass
+   * through with `req.user` undefined; a token that is sent is still verified.
+   * @default false
+   */
+  required?: boolean;
+  /** Leeway for `exp`/`nbf`, in seconds. @default 5 */
+  clockToleranceSeconds?: number;
+  /** Time allowed for fetching the key set, in milliseconds. @default 5000 */
+  jwksTimeoutMs?: number;
+  /** Where key-set failures are reported. @default undefined (silent) */
+  logger?: AuthLogger;
+}
+
+export const authDefaults = {
+  userIdClaim: 'sub',
+  required: false,
+  clockToleranceSeconds: 5,
+  jwksTimeoutMs: 5000,
+  secretAlgorithms: ['HS256', 'HS384', 'HS512'],
+  jwksAlgorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+} as const;
+
+/** True when the options name a way to verify tokens. */
+export function verificationConfigured(options: AuthOptions): boolean {
+  return Boolean(options.jwtSecret) || Boolean(options.jwksUrl);
+}
+
+/** Throws `AuthConfigError` listing every rule the options break. */
+export function validateAuthOptions(options: AuthOptions): void {
+  const problems: string[] = [];
+  if (options.jwtSecret && options.jwksUrl) {
+    problems.push('give either jwtSecret or jwksUrl, not both');
+  }
+  if (options.required && !verificationConfigured(options)) {
+    problems.push('required is true but neither jwtSecret nor jwksUrl is set');
+  }
+  if (typeof options.jwtSecret === 'string' && options.jwtSecret.length > 0) {
+    // RFC 7518 section 3.2: an HMAC key must be at least as long as the hash output.
+    if (Buffer.byteLength(options.jwtSecret) < 32) {
+      problems.push('jwtSecret must be at least 32 bytes long for HS256');
+    }
+  }
+  if (options.jwksUrl) {
+    try {
+      new URL(String(options.jwksUrl));
+    } catch {
+      problems.push(`jwksUrl is not a URL: ${String(options.jwksUrl)}`);
+    }
+  }
+  if (options.userIdClaim !== undefined && options.userIdClaim.trim() === '') {
+    problems.push('userIdClaim must not be empty');
+  }
+  if (problems.length > 0) {
+    throw new AuthConfigError(`invalid auth options: ${problems.join('; ')}`);
+  }
+}
+
+/**
+ * Reads auth options from environment variables, the way a generated app configures itself:
+ * `AUTH_JWT_SECRET`, `AUTH_JWKS_URL`, `AUTH_ISSUER`, `AUTH_AUDIENCE` (comma-separated lists
+ * allowed), `AUTH_USER_CLAIM` and `AUTH_REQUIRED` (`1` or `true`).
+ *
+ * @example
+ * app.use(authenticate(authOptionsFromEnv(process.env)));
+ */
+export function authOptionsFromEnv(env: Record<string, string | undefined>): AuthOptions {
+  const list = (value: string | undefined): string | string[] | undefined => {
+    if (!value) return undefined;
+    const items = value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+    return items.length === 1 ? items[0] : items;
+  };
+  const options: AuthOptions = {};
+  if (env.AUTH_JWT_SECRET) options.jwtSecret = env.AUTH_JWT_SECRET;
+  if (env.AUTH_JWKS_URL) options.jwksUrl = env.AUTH_JWKS_URL;
+  const issuer = list(env.AUTH_ISSUER);
+  if (issuer) options.issuer = issuer;
+  const audience = list(env.AUTH_AUDIENCE);
+  if (audience) options.audience = audience;
+  if (env.AUTH_USER_CLAIM) options.userIdClaim = env.AUTH_USER_CLAIM;
+  if (env.AUTH_REQUIRED) options.required = ['1', 'true', 'yes'].includes(env.AUTH_REQUIRED);
+  return options;
+}
