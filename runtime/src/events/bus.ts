@@ -1,0 +1,177 @@
+// `EventBus`: typed subscribers by event name, fed from the outbox after commit, at least once.
+import { onEventsCommitted } from './after-commit.js';
+import { claimDue, settleDelivered, settleFailed, type OutboxRow } from './claim.js';
+import {
+  resolveEventBusOptions,
+  retryDelay,
+  type EventBusOptions,
+  type ResolvedEventBusOptions,
+} from './options.js';
+import type { EventMap, OutboxEvent } from './types.js';
+
+export type EventHandler<Name extends string = string, Payload = unknown> = (
+  event: OutboxEvent<Name, Payload>,
+) => void | Promise<void>;
+
+/** What one `dispatchPending()` call did. */
+export interface DispatchSummary {
+  /** Events every subscriber accepted. */
+  delivered: number;
+  /** Events a subscriber threw on, scheduled for another attempt. */
+  retried: number;
+  /** Events that used their last attempt and are now `failed`. */
+  failed: number;
+}
+
+function toEvent(row: OutboxRow): OutboxEvent {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    payload: JSON.parse(row.payload) as unknown,
+    entity: row.entity,
+    entityId: row.entity_id,
+    occurredOn: new Date(Number(row.occurred_at)),
+    attempt: Number(row.attempts),
+  };
+}
+
+/**
+ * Delivers outbox events to in-process subscribers. `start()` first delivers what is pending
+ * (events committed before a crash), then delivers each transaction's events right after it
+ * commits, and polls for retries and for events other processes recorded.
+ *
+ * @example
+ * interface AppEvents { ProductCreated: { id: string; name: string; price: number } }
+ * const bus = new EventBus<AppEvents>({ knex, logger });
+ * bus.on('ProductCreated', (e) => logger.info(e.payload, 'product created'));
+ * await bus.start();
+ */
+export class EventBus<Events extends EventMap = EventMap> {
+  private readonly options: ResolvedEventBusOptions;
+  private readonly handlers = new Map<string, EventHandler[]>();
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private running: Promise<DispatchSummary> | undefined;
+  private rerun = false;
+
+  constructor(options: EventBusOptions) {
+    this.options = resolveEventBusOptions(options);
+  }
+
+  /** Registers `handler` for events named `name`; returns a function removing it. */
+  on<Name extends keyof Events & string>(
+    name: Name,
+    handler: EventHandler<Name, Events[Name]>,
+  ): () => void {
+    const list = this.handlers.get(name) ?? [];
+    list.push(handler as EventHandler);
+    this.handlers.set(name, list);
+    return () => {
+      const index = list.indexOf(handler as EventHandler);
+      if (index >= 0) list.splice(index, 1);
+    };
+  }
+
+  /** Delivers pending events, then keeps delivering until `stop()`. */
+  async start(): Promise<void> {
+    if (this.timer) return;
+    this.unsubscribe = onEventsCommitted(this.options.knex, () => this.kick());
+    this.timer = setInterval(() => this.kick(), this.options.pollIntervalMs);
+    // A timer alone must not keep a finished process (a CLI, a test run) alive.
+    this.timer.unref();
+    await this.dispatchPending();
+  }
+
+  /** Stops polling and waits for the delivery in progress, if any. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.rerun = false;
+    await this.running?.catch(() => undefined);
+  }
+
+  /**
+   * Delivers every due event now and resolves when none is left. Calls made while a pass runs
+   * join it (and cause one more pass), so one process never delivers the same event twice.
+   */
+  dispatchPending(): Promise<DispatchSummary> {
+    if (this.running) {
+      this.rerun = true;
+      return this.running;
+    }
+    const pass = async (): Promise<DispatchSummary> => {
+      const total: DispatchSummary = { delivered: 0, retried: 0, failed: 0 };
+      do {
+        this.rerun = false;
+        for (;;) {
+          const batch = await this.dispatchBatch();
+          total.delivered += batch.delivered;
+          total.retried += batch.retried;
+          total.failed += batch.failed;
+          if (batch.claimed < this.options.batchSize) break;
+        }
+      } while (this.rerun);
+      return total;
+    };
+    this.running = pass().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private kick(): void {
+    this.dispatchPending().catch((error: unknown) => {
+      this.options.logger?.error({ err: error }, 'events: dispatching the outbox failed');
+    });
+  }
+
+  private async dispatchBatch(): Promise<DispatchSummary & { claimed: number }> {
+    const { knex, table, leaseMs, batchSize, maxAttempts, logger } = this.options;
+    const claim = await claimDue(knex, { table, now: Date.now(), leaseMs, batchSize });
+    const summary = { delivered: 0, retried: 0, failed: 0, claimed: claim.rows.length };
+    for (const row of claim.rows) {
+      const event = toEvent(row);
+      const error = await this.deliver(event);
+      if (!error) {
+        await settleDelivered(knex, table, event.id, claim.token);
+        summary.delivered += 1;
+        continue;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      const context = { err: error, eventId: event.id, event: event.name, attempt: event.attempt };
+      if (event.attempt >= maxAttempts) {
+        await settleFailed(knex, table, event.id, claim.token, message, null);
+        logger?.error(context, `events: ${event.name} failed ${event.attempt} times, giving up`);
+        summary.failed += 1;
+      } else {
+        const retryAt = Date.now() + retryDelay(this.options, event.attempt);
+        await settleFailed(knex, table, event.id, claim.token, message, retryAt);
+        logger?.warn(
+          { ...context, retryAt },
+          `events: a ${event.name} subscriber failed, will retry`,
+        );
+        summary.retried += 1;
+      }
+    }
+    return summary;
+  }
+
+  /** Runs every subscriber of the event; resolves to the first error, or undefined. */
+  private async deliver(event: OutboxEvent): Promise<unknown> {
+    const handlers = [...(this.handlers.get(event.name) ?? [])];
+    if (handlers.length === 0) {
+      this.options.logger?.debug({ eventId: event.id, event: event.name }, 'events: no subscriber');
+    }
+    let failure: { error: unknown } | undefined;
+    for (const handler of handlers) {
+      try {
+        await handler(event);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    return failure ? (failure.error ?? new Error('a subscriber threw undefined')) : undefined;
+  }
+}

@@ -1,0 +1,104 @@
+// Claiming due outbox rows so that several processes sharing a database do not deliver the
+// same row twice, and settling a claimed row once its subscribers have run.
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { sqlFamily } from './dialect.js';
+import { OutboxStatus } from './types.js';
+
+export interface OutboxRow {
+  id: number | string;
+  name: string;
+  entity: string | null;
+  entity_id: string | null;
+  payload: string;
+  attempts: number | string;
+  occurred_at: number | string;
+}
+
+export interface ClaimRequest {
+  table: string;
+  now: number;
+  leaseMs: number;
+  batchSize: number;
+}
+
+export interface Claim {
+  token: string;
+  rows: OutboxRow[];
+}
+
+const columns = ['id', 'name', 'entity', 'entity_id', 'payload', 'attempts', 'occurred_at'];
+
+/**
+ * Claims up to `batchSize` due rows: stamps them with a fresh token, pushes `available_at` past
+ * the lease and counts the attempt. Another process skips them until the lease runs out, which
+ * only happens if this one dies (or a subscriber outlives the lease) before settling them.
+ *
+ * PostgreSQL and MySQL/MariaDB:
+ *   A: SELECT ... FOR UPDATE SKIP LOCKED -> rows 1..50 locked
+ *   B: SELECT ... FOR UPDATE SKIP LOCKED -> skips 1..50, gets 51..100 (or nothing), no waiting
+ *   A: UPDATE 1..50 SET claim_token, available_at = now + lease; COMMIT
+ *   B: after A's commit, 1..50 are no longer due, so B never sees them
+ * SQLite: one UPDATE ... WHERE id IN (SELECT ... LIMIT n) statement; SQLite runs a writing
+ * statement under the database's single write lock, so two processes cannot both match a row.
+ */
+export async function claimDue(knex: Knex, request: ClaimRequest): Promise<Claim> {
+  const { table, now, leaseMs, batchSize } = request;
+  const token = randomUUID();
+  const stamp = (q: Knex.QueryBuilder) =>
+    q.update({
+      claim_token: token,
+      available_at: now + leaseMs,
+      attempts: knex.raw('?? + 1', ['attempts']),
+    });
+  const due = (q: Knex.QueryBuilder) =>
+    q
+      .where('status', OutboxStatus.Pending)
+      .andWhere('available_at', '<=', now)
+      .orderBy('id')
+      .limit(batchSize);
+
+  if (sqlFamily(knex) === 'sqlite') {
+    await stamp(knex(table).whereIn('id', due(knex(table).select('id'))));
+    const rows = await knex(table).select(columns).where('claim_token', token).orderBy('id');
+    return { token, rows };
+  }
+  const rows = await knex.transaction(async (trx) => {
+    const ids = (await due(trx(table).select('id')).forUpdate().skipLocked()).map(
+      (row: { id: number | string }) => row.id,
+    );
+    if (ids.length === 0) return [];
+    await stamp(trx(table).whereIn('id', ids));
+    return trx(table).select(columns).whereIn('id', ids).orderBy('id');
+  });
+  return { token, rows };
+}
+
+/** Marks a claimed row delivered; a row whose claim was taken over (lease ran out) is left alone. */
+export async function settleDelivered(knex: Knex, table: string, id: number, token: string) {
+  await knex(table).where({ id, claim_token: token }).update({
+    status: OutboxStatus.Dispatched,
+    dispatched_at: Date.now(),
+    claim_token: null,
+    last_error: null,
+  });
+}
+
+/** Schedules a retry at `retryAt`, or marks the row failed when `retryAt` is null. */
+export async function settleFailed(
+  knex: Knex,
+  table: string,
+  id: number,
+  token: string,
+  error: string,
+  retryAt: number | null,
+) {
+  await knex(table)
+    .where({ id, claim_token: token })
+    .update({
+      status: retryAt === null ? OutboxStatus.Failed : OutboxStatus.Pending,
+      available_at: retryAt ?? Date.now(),
+      claim_token: null,
+      last_error: error.slice(0, 4000),
+    });
+}
