@@ -2,3 +2,4 @@
 // generated slices. Each area also has its own subpath export; drivers load only from theirs.
 export * from './errors.js';
 export * from './http/index.js';
+export * from './list-query/index.js';

@@ -1,0 +1,64 @@
+// The input of `defineListResource`: the DTO's JSON Schema plus how each property is stored.
+import type { JsonSchema } from './schema.js';
+
+/** A joined many-to-one relation backing a nested object member. */
+export interface RelationMapping {
+  /** The related table. */
+  table: string;
+  /** Column of the resource's table holding the related key. */
+  localColumn: string;
+  /** Key column of the related table. @default 'id' */
+  foreignColumn?: string;
+  /** Column per sub-property of the nested object. @default the snake_case of each sub-property */
+  columns?: Record<string, string>;
+}
+
+/** A one-to-many child table backing an array member. */
+export interface CollectionMapping {
+  /** The child table. */
+  table: string;
+  /** Column of the child table pointing at the parent. */
+  foreignKey: string;
+  /** Parent column the foreign key refers to. @default the id property's column */
+  localColumn?: string;
+  /** For an array of scalars: the child column holding each value. @default 'value' */
+  column?: string;
+  /** For an array of objects: column per element property. @default snake_case of each */
+  columns?: Record<string, string>;
+}
+
+/**
+ * How one DTO property is stored.
+ * - a string: the column name;
+ * - `false` or `{ computed: true }`: computed or unmapped, never reaches SQL (`value` may compute
+ *   it from the row for the response);
+ * - `{ json: column }`: an object or array kept as JSON in one column;
+ * - `{ relation }`: a nested object from a joined table;
+ * - `{ collection }`: an array from a child table.
+ */
+export type ColumnMapping =
+  | string
+  | false
+  | { column: string }
+  | { computed: true; value?: (row: Record<string, unknown>) => unknown }
+  | { json: string }
+  | { relation: RelationMapping }
+  | { collection: CollectionMapping };
+
+/** What `defineListResource` takes. */
+export interface ListResourceDefinition {
+  /** The table the list reads. */
+  table: string;
+  /** JSON Schema of the DTO: an object whose camelCase properties carry type/format/enum. */
+  dto: JsonSchema;
+  /** Per-property storage. @default each property in the snake_case column of its name */
+  columns?: Record<string, ColumnMapping>;
+  /** The key property, used as the ordering tie-breaker. @default 'id' */
+  idProperty?: string;
+  /** Audited DTOs order by `createdOn` descending by default. @default false */
+  audited?: boolean;
+  /** Largest page size; larger requests are clamped to it. @default 100 */
+  maxPageSize?: number;
+  /** Page size when none (or one below 1) is asked for. @default 20, or maxPageSize if smaller */
+  defaultPageSize?: number;
+}

@@ -1,0 +1,50 @@
+// What differs between PostgreSQL, MySQL/MariaDB and SQLite in a list query: identifier quoting,
+// case-insensitive LIKE, code-point string order and JSON access. The compiler uses nothing else.
+import type { Knex } from 'knex';
+import { SlicekitError } from '../../errors.js';
+
+export type DialectName = 'postgres' | 'mysql' | 'sqlite';
+
+/** SQL fragments use `?` placeholders for Knex's `whereRaw` / `orderByRaw`. */
+export interface SqlDialect {
+  readonly name: DialectName;
+  /** Quotes one identifier (a column or table name, no dots). */
+  quote(identifier: string): string;
+  /**
+   * `expr` matches the LIKE pattern bound to the single `?`, case-insensitively with Unicode case
+   * folding, with `!` as the escape character.
+   */
+  likeCi(expr: string): string;
+  /** `expr <op> ?` for text in code-point order (byte order of UTF-8) on every database. */
+  compareText(
+    expr: string,
+    op: '=' | '<>' | '<' | '<=' | '>' | '>=',
+  ): { sql: string; twice: boolean };
+  /** The expression ordering text members in code-point order. */
+  orderText(expr: string, isEnum: boolean): string;
+  /** Suffix giving NULL the same place on every database: first ascending, last descending. */
+  nullsOrder(desc: boolean): string;
+  /** The text of `key` inside the JSON document `expr`; SQL NULL for a JSON null or a missing key. */
+  jsonText(expr: string, key: string): string;
+}
+
+/** The dialect of a Knex instance (or transaction). */
+export function dialectName(knex: Knex): DialectName {
+  const dialect = (knex.client as { dialect?: string }).dialect;
+  switch (dialect) {
+    case 'postgresql':
+      return 'postgres';
+    case 'mysql':
+      return 'mysql';
+    case 'sqlite3':
+      return 'sqlite';
+    default:
+      throw new SlicekitError(
+        'list_query.unsupported_dialect',
+        `the list-query engine supports PostgreSQL, MySQL/MariaDB and SQLite, not ${dialect}`,
+      );
+  }
+}
+
+/** Double-quote quoting shared by PostgreSQL and SQLite. */
+export const quoteDouble = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;

@@ -1,0 +1,14 @@
+// PostgreSQL parts: ILIKE (Unicode folding follows the database's LC_CTYPE; any UTF-8 locale,
+// C.UTF-8 included, folds é/É), COLLATE "C" for code-point order, NULLS FIRST/LAST.
+import { quoteDouble, type SqlDialect } from './dialect.js';
+
+export const postgres: SqlDialect = {
+  name: 'postgres',
+  quote: quoteDouble,
+  likeCi: (expr) => `${expr} ILIKE ? ESCAPE '!'`,
+  compareText: (expr, op) => ({ sql: `${expr} COLLATE "C" ${op} ?`, twice: false }),
+  orderText: (expr, isEnum) =>
+    isEnum ? `CAST(${expr} AS TEXT) COLLATE "C"` : `${expr} COLLATE "C"`,
+  nullsOrder: (desc) => (desc ? ' NULLS LAST' : ' NULLS FIRST'),
+  jsonText: (expr, key) => `(${expr} ->> '${key}')`,
+};

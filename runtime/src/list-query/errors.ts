@@ -1,0 +1,46 @@
+// Errors of the list-query engine: a broken resource definition (start-up) and the 400 problem a
+// malformed query string becomes.
+import { SlicekitError } from '../errors.js';
+import { ProblemError } from '../http/problem.js';
+
+/** A `defineListResource` definition that cannot work; thrown at start-up, never per request. */
+export class ListResourceDefinitionError extends SlicekitError {
+  override name = 'ListResourceDefinitionError';
+  /** Every broken rule, each naming the DTO property or option it is about. */
+  readonly problems: readonly string[];
+
+  constructor(table: string, problems: readonly string[]) {
+    super(
+      'list_query.invalid_definition',
+      `list resource "${table}" is invalid:\n  - ${problems.join('\n  - ')}`,
+    );
+    this.problems = problems;
+  }
+}
+
+/** What a 400 list-query problem says beyond its `detail`. */
+export interface ListQueryProblemContext {
+  /** The query-string parameter at fault (`filter`, `orderBy`, `search`, `pageSize`...). */
+  parameter: string;
+  /** The DTO field the parameter named, when there is one. */
+  field?: string;
+  /** What would have been accepted (field names, operations, enum values, a format). */
+  allowed?: readonly string[] | string;
+}
+
+export const INVALID_LIST_QUERY_TYPE = 'urn:slicekit:problem:invalid-list-query';
+
+/**
+ * The 400 problem for a malformed list query. `detail` is the reason; the extensions repeat the
+ * parameter, field and what is allowed so a client can point at the input.
+ */
+export function invalidListQuery(reason: string, context: ListQueryProblemContext): ProblemError {
+  return new ProblemError(400, reason, {
+    type: INVALID_LIST_QUERY_TYPE,
+    code: 'list_query.invalid',
+    reason,
+    parameter: context.parameter,
+    ...(context.field !== undefined ? { field: context.field } : {}),
+    ...(context.allowed !== undefined ? { allowed: context.allowed } : {}),
+  });
+}

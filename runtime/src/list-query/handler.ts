@@ -1,0 +1,68 @@
+// `listHandler`: an Express handler doing parse + run + respond, so a hand-written list route is
+// one line. Bad input answers 400 problem+json; a database failure answers a 500 problem that
+// never carries the SQL error text.
+import type { Request, RequestHandler } from 'express';
+import type { Knex } from 'knex';
+import { ProblemError, sendProblem } from '../http/problem.js';
+import { parseListQuery, type ParseListQueryOptions } from './parse.js';
+import type { ListResource } from './resource.js';
+import { runListQuery, type RunListQueryOptions } from './run.js';
+
+/** A pino-compatible logger. */
+export interface ListLogger {
+  error(obj: object, msg?: string): void;
+}
+
+/** Options of `listHandler`. */
+export interface ListHandlerOptions
+  extends ParseListQueryOptions, Omit<RunListQueryOptions, 'scope'> {
+  /** A per-request base restriction, e.g. the caller's rows only. @default none */
+  scope?: (qb: Knex.QueryBuilder, req: Request) => void;
+  /** Receives database failures (the client only sees a generic 500). @default none */
+  logger?: ListLogger;
+}
+
+function isKnex(value: unknown): value is Knex {
+  return (
+    typeof value === 'function' && 'client' in value && typeof (value as Knex).raw === 'function'
+  );
+}
+
+/**
+ * An Express handler answering `GET` on a list route with a `PagedResponse`.
+ *
+ * @example
+ * router.get('/v1/products', listHandler(products, knex));
+ * router.get('/v1/orders', listHandler(orders, (req) => req.app.locals.knex, {
+ *   scope: (qb, req) => qb.where('orders.owned_by', req.user.id),
+ * }));
+ */
+export function listHandler<Dto>(
+  resource: ListResource<Dto>,
+  knex: Knex | ((req: Request) => Knex),
+  options: ListHandlerOptions = {},
+): RequestHandler {
+  return async function listRoute(req, res) {
+    try {
+      const query = parseListQuery(resource as ListResource<unknown>, req.query, options);
+      const db = isKnex(knex) ? knex : knex(req);
+      const scope = options.scope;
+      const page = await runListQuery(db, resource, query, {
+        ...(options.count ? { count: options.count } : {}),
+        ...(scope ? { scope: (qb) => scope(qb, req) } : {}),
+      });
+      res.status(200).json(page);
+    } catch (error) {
+      if (error instanceof ProblemError) {
+        sendProblem(res, error.toProblem());
+        return;
+      }
+      options.logger?.error({ err: error }, 'list query failed');
+      sendProblem(res, {
+        title: 'Internal Server Error',
+        status: 500,
+        detail: 'the list could not be read',
+      });
+    }
+  };
+}

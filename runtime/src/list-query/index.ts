@@ -1,0 +1,47 @@
+// The list-query engine: paging, filters, search and ordering from the query string, on Knex,
+// with the same results on PostgreSQL, MySQL/MariaDB and SQLite. See docs/list-query.md.
+export { buildListQueries, type ListQueries, type ListQueryBuildOptions } from './compile.js';
+export type {
+  CollectionMapping,
+  ColumnMapping,
+  ListResourceDefinition,
+  RelationMapping,
+} from './definition.js';
+export { dialectName, type DialectName } from './dialects/index.js';
+export {
+  INVALID_LIST_QUERY_TYPE,
+  invalidListQuery,
+  ListResourceDefinitionError,
+  type ListQueryProblemContext,
+} from './errors.js';
+export { listHandler, type ListHandlerOptions, type ListLogger } from './handler.js';
+export type { Member, ScalarMember, ScalarType } from './members.js';
+export { fieldKey, snakeCase } from './names.js';
+export {
+  LIST_PARAMETERS,
+  MAX_FILTERS,
+  MAX_FILTER_LENGTH,
+  MAX_PAGE_NUMBER,
+  MAX_SEARCH_LENGTH,
+  MIN_SEARCH_LENGTH,
+  parseListQuery,
+  type ParseListQueryOptions,
+} from './parse.js';
+export { MAX_IN_ELEMENTS } from './parse-filter.js';
+export { defineListResource, type ListResource } from './resource.js';
+export { runListQuery, type RunListQueryOptions } from './run.js';
+export type { JsonSchema } from './schema.js';
+export {
+  ensureSqliteFunctions,
+  listQueryAfterCreate,
+  registerSqliteFunctions,
+} from './sqlite-functions.js';
+export {
+  FilterOperations,
+  type DateOnlyRange,
+  type FilterOperation,
+  type FilterScalar,
+  type ListFilter,
+  type ListQuery,
+  type PagedResponse,
+} from './types.js';

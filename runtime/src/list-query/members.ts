@@ -1,0 +1,95 @@
+// The resolved description of a DTO: one member per property, saying how it is stored and what a
+// list query may do with it. Built once by `defineListResource`.
+
+/** The scalar types a filter value is coerced to. */
+export type ScalarType =
+  'integer' | 'decimal' | 'boolean' | 'uuid' | 'date-time' | 'date' | 'enum' | 'string';
+
+/** A plain column of the resource's table: the only kind that can be filtered and ordered. */
+export interface ScalarMember {
+  readonly kind: 'scalar';
+  readonly property: string;
+  readonly type: ScalarType;
+  /** Allowed values of an `enum` member, as the DTO schema lists them. */
+  readonly enumValues?: readonly (string | number)[];
+  readonly column: string;
+}
+
+/** A sub-member of a nested object or of a collection element. */
+export interface SubMember {
+  readonly property: string;
+  readonly type: ScalarType | 'opaque';
+  /** Column of the joined/child table, or key inside the JSON document. */
+  readonly source: string;
+}
+
+/** An object (or array/dictionary) stored as JSON in one column; parsed on the way out. */
+export interface JsonMember {
+  readonly kind: 'json';
+  readonly property: string;
+  readonly column: string;
+  /** `object`: string sub-members are searched; `array`/`dictionary`: never searched. */
+  readonly shape: 'object' | 'array' | 'dictionary';
+  readonly members: readonly SubMember[];
+}
+
+/** A many-to-one relation: a LEFT JOIN on another table, one object per row. */
+export interface RelationMember {
+  readonly kind: 'relation';
+  readonly property: string;
+  readonly table: string;
+  /** Alias of the joined table in the list query (`r_<property>`). */
+  readonly alias: string;
+  readonly localColumn: string;
+  readonly foreignColumn: string;
+  readonly members: readonly SubMember[];
+}
+
+/** A one-to-many child collection: searched with EXISTS, loaded with one query per page. */
+export interface CollectionMember {
+  readonly kind: 'collection';
+  readonly property: string;
+  readonly table: string;
+  readonly foreignKey: string;
+  readonly localColumn: string;
+  /** For an array of scalars: the child column holding each value. */
+  readonly valueColumn?: string;
+  readonly valueType?: ScalarType | 'opaque';
+  /** For an array of objects: the element's members. */
+  readonly members: readonly SubMember[];
+}
+
+/** A byte array column: returned as base64, never filtered, searched or ordered. */
+export interface BytesMember {
+  readonly kind: 'bytes';
+  readonly property: string;
+  readonly column: string;
+}
+
+/** Computed or unmapped: never reaches SQL; `value` (when given) computes it from the row. */
+export interface ComputedMember {
+  readonly kind: 'computed';
+  readonly property: string;
+  readonly value?: (row: Record<string, unknown>) => unknown;
+}
+
+export type Member =
+  ScalarMember | JsonMember | RelationMember | CollectionMember | BytesMember | ComputedMember;
+
+/** Words for a member kind, used in problem reasons. */
+export function describeKind(member: Member): string {
+  switch (member.kind) {
+    case 'scalar':
+      return `a ${member.type} field`;
+    case 'json':
+      return member.shape === 'object' ? 'a nested object' : `a JSON ${member.shape}`;
+    case 'relation':
+      return 'a nested object';
+    case 'collection':
+      return 'a collection';
+    case 'bytes':
+      return 'a byte array';
+    case 'computed':
+      return 'computed (it has no column)';
+  }
+}

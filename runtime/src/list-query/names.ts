@@ -1,0 +1,22 @@
+// Field-name normalisation: camelCase, PascalCase, snake_case and kebab-case spellings of a DTO
+// property resolve to one key, case-insensitively.
+
+/** The lookup key of a field name: separators dropped, lower-cased (`Created_On` -> `createdon`). */
+export function fieldKey(name: string): string {
+  return name.replace(/[_-]/g, '').toLowerCase();
+}
+
+/** `createdOn` -> `created_on`; the default column of a DTO property. */
+export function snakeCase(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .replace(/-/g, '_')
+    .toLowerCase();
+}
+
+/** A field name as it is safe to echo in a problem: bounded and printable. */
+export function shown(text: string, max = 60): string {
+  const printable = [...text].map((c) => (c < ' ' || c === '\u007f' ? '?' : c)).join('');
+  return printable.length > max ? `${printable.slice(0, max)}...` : printable;
+}

@@ -1,0 +1,240 @@
+// `defineListResource`: resolves a DTO schema and its column mapping into members, validates the
+// whole definition at start-up, and exposes `toDto`.
+import type { ColumnMapping, ListResourceDefinition } from './definition.js';
+import { ListResourceDefinitionError } from './errors.js';
+import type { Member, ScalarMember, SubMember } from './members.js';
+import { fieldKey, snakeCase } from './names.js';
+import { shapeOf, type JsonSchema } from './schema.js';
+import { rowToDto } from './to-dto.js';
+
+/** A validated DTO description the engine resolves list queries against. */
+export interface ListResource<Dto = Record<string, unknown>> {
+  readonly table: string;
+  readonly idProperty: string;
+  readonly audited: boolean;
+  readonly maxPageSize: number;
+  readonly defaultPageSize: number;
+  /** Every DTO property, in schema order. */
+  readonly members: readonly Member[];
+  /** The member a field name resolves to (any casing/separator style), if any. */
+  member(name: string): Member | undefined;
+  /** The id member (always a mapped scalar). */
+  readonly idMember: ScalarMember;
+  /** `createdOn` of an audited resource. */
+  readonly createdOnMember?: ScalarMember;
+  /** Names of the members filters and `orderBy` accept, for problem messages. */
+  readonly queryableFields: readonly string[];
+  /** Maps a database row (as the list query selects it) to the DTO the list returns. */
+  toDto(row: Record<string, unknown>): Dto;
+}
+
+const DEFAULT_MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 20;
+
+function subMembers(
+  properties: Record<string, JsonSchema>,
+  columns: Record<string, string> | undefined,
+  problems: string[],
+  path: string,
+): SubMember[] {
+  for (const key of Object.keys(columns ?? {})) {
+    if (!(key in properties)) problems.push(`${path}.columns.${key} names no sub-property`);
+  }
+  return Object.entries(properties).map(([property, schema]) => {
+    const shape = shapeOf(schema);
+    return {
+      property,
+      type: shape.shape === 'scalar' ? shape.type : 'opaque',
+      source: columns?.[property] ?? snakeCase(property),
+    };
+  });
+}
+
+function resolveMember(
+  property: string,
+  schema: JsonSchema,
+  mapping: ColumnMapping | undefined,
+  problems: string[],
+): Member | undefined {
+  const shape = shapeOf(schema);
+  const at = `dto property "${property}"`;
+  if (mapping === false || (typeof mapping === 'object' && 'computed' in mapping)) {
+    const value = mapping && typeof mapping.value === 'function' ? mapping.value : undefined;
+    return value ? { kind: 'computed', property, value } : { kind: 'computed', property };
+  }
+  if (shape.shape === 'unknown') {
+    problems.push(`${at}: ${shape.why}; map it as { computed: true } or fix the schema`);
+    return undefined;
+  }
+  const column =
+    typeof mapping === 'string'
+      ? mapping
+      : mapping && 'column' in mapping
+        ? mapping.column
+        : undefined;
+  if (typeof mapping === 'object' && mapping !== null && 'relation' in mapping) {
+    if (shape.shape !== 'object') {
+      problems.push(`${at}: a relation mapping needs an object with properties`);
+      return undefined;
+    }
+    const r = mapping.relation;
+    if (!r?.table || !r.localColumn) {
+      problems.push(`${at}: relation needs table and localColumn`);
+      return undefined;
+    }
+    return {
+      kind: 'relation',
+      property,
+      table: r.table,
+      alias: `r_${snakeCase(property)}`,
+      localColumn: r.localColumn,
+      foreignColumn: r.foreignColumn ?? 'id',
+      members: subMembers(shape.properties, r.columns, problems, `columns.${property}.relation`),
+    };
+  }
+  if (typeof mapping === 'object' && mapping !== null && 'collection' in mapping) {
+    if (shape.shape !== 'array') {
+      problems.push(`${at}: a collection mapping needs an array`);
+      return undefined;
+    }
+    const c = mapping.collection;
+    if (!c?.table || !c.foreignKey) {
+      problems.push(`${at}: collection needs table and foreignKey`);
+      return undefined;
+    }
+    const items = shapeOf(shape.items);
+    const base = {
+      kind: 'collection' as const,
+      property,
+      table: c.table,
+      foreignKey: c.foreignKey,
+      localColumn: c.localColumn ?? '',
+    };
+    if (items.shape === 'object') {
+      return {
+        ...base,
+        members: subMembers(items.properties, c.columns, problems, `columns.${property}`),
+      };
+    }
+    return {
+      ...base,
+      valueColumn: c.column ?? 'value',
+      valueType: items.shape === 'scalar' ? items.type : 'opaque',
+      members: [],
+    };
+  }
+  const jsonColumn =
+    typeof mapping === 'object' && mapping !== null && 'json' in mapping ? mapping.json : undefined;
+  switch (shape.shape) {
+    case 'scalar':
+      if (jsonColumn !== undefined) {
+        problems.push(`${at}: a scalar cannot be mapped to a JSON column; give its column`);
+        return undefined;
+      }
+      return {
+        kind: 'scalar',
+        property,
+        type: shape.type,
+        ...(shape.enumValues ? { enumValues: shape.enumValues } : {}),
+        column: column ?? snakeCase(property),
+      };
+    case 'bytes':
+      return { kind: 'bytes', property, column: column ?? snakeCase(property) };
+    case 'object':
+    case 'array':
+    case 'dictionary':
+      return {
+        kind: 'json',
+        property,
+        column: jsonColumn ?? column ?? snakeCase(property),
+        shape: shape.shape,
+        members:
+          shape.shape === 'object' ? subMembers(shape.properties, undefined, problems, at) : [],
+      };
+  }
+}
+
+/**
+ * Describes a DTO for the list-query engine. Throws `ListResourceDefinitionError` listing every
+ * problem, so a broken definition stops the app at start-up.
+ *
+ * @example
+ * const products = defineListResource({ table: 'products', dto: productDtoSchema, audited: true });
+ */
+export function defineListResource<Dto = Record<string, unknown>>(
+  definition: ListResourceDefinition,
+): ListResource<Dto> {
+  const problems: string[] = [];
+  const table = typeof definition?.table === 'string' ? definition.table : '';
+  if (!table) problems.push('table must be a non-empty string');
+  const properties = definition?.dto?.properties;
+  if (!properties || typeof properties !== 'object' || Object.keys(properties).length === 0) {
+    throw new ListResourceDefinitionError(table || '?', [
+      ...problems,
+      'dto must be a JSON Schema object with properties',
+    ]);
+  }
+  const columns = definition.columns ?? {};
+  for (const key of Object.keys(columns)) {
+    if (!(key in properties)) problems.push(`columns.${key} names no DTO property`);
+  }
+  const members: Member[] = [];
+  const byKey = new Map<string, Member>();
+  for (const [property, schema] of Object.entries(properties)) {
+    const member = resolveMember(property, schema, columns[property], problems);
+    if (!member) continue;
+    const key = fieldKey(property);
+    const clash = byKey.get(key);
+    if (clash) {
+      problems.push(`dto properties "${clash.property}" and "${property}" normalise to one name`);
+    }
+    byKey.set(key, member);
+    members.push(member);
+  }
+
+  const idProperty = definition.idProperty ?? 'id';
+  const idMember = byKey.get(fieldKey(idProperty));
+  if (!idMember || idMember.kind !== 'scalar') {
+    problems.push(`idProperty "${idProperty}" must be a mapped scalar property of the DTO`);
+  }
+  const audited = definition.audited ?? false;
+  const createdOn = byKey.get('createdon');
+  if (audited && (!createdOn || createdOn.kind !== 'scalar')) {
+    problems.push('audited DTOs need a mapped createdOn property (the default order)');
+  }
+  const maxPageSize = definition.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
+  if (!Number.isSafeInteger(maxPageSize) || maxPageSize < 1) {
+    problems.push('maxPageSize must be a whole number of at least 1');
+  }
+  const defaultPageSize = definition.defaultPageSize ?? Math.min(DEFAULT_PAGE_SIZE, maxPageSize);
+  if (!Number.isSafeInteger(defaultPageSize) || defaultPageSize < 1) {
+    problems.push('defaultPageSize must be a whole number of at least 1');
+  } else if (defaultPageSize > maxPageSize) {
+    problems.push('defaultPageSize must not exceed maxPageSize');
+  }
+  for (const member of members) {
+    if (member.kind === 'collection' && !member.localColumn && idMember?.kind !== 'scalar') {
+      problems.push(`collection "${member.property}" needs localColumn (no id column)`);
+    }
+  }
+  if (problems.length > 0) throw new ListResourceDefinitionError(table || '?', problems);
+
+  const id = idMember as ScalarMember;
+  const resolved = members.map((m) =>
+    m.kind === 'collection' && !m.localColumn ? { ...m, localColumn: id.column } : m,
+  );
+  const resolvedByKey = new Map(resolved.map((m) => [fieldKey(m.property), m]));
+  return {
+    table,
+    idProperty: id.property,
+    audited,
+    maxPageSize,
+    defaultPageSize,
+    members: resolved,
+    member: (name) => resolvedByKey.get(fieldKey(name)),
+    idMember: id,
+    ...(audited ? { createdOnMember: createdOn as ScalarMember } : {}),
+    queryableFields: resolved.filter((m) => m.kind === 'scalar').map((m) => m.property),
+    toDto: (row) => rowToDto(resolved, row) as Dto,
+  };
+}

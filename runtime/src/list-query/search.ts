@@ -1,0 +1,84 @@
+// Free-text search: one OR group over every string member of the DTO, nested members to depth 2
+// (JSON column or joined relation) and child collections with EXISTS; each clause null-guarded.
+import { escapeLike, type Fragment } from './conditions.js';
+import type { SqlDialect } from './dialects/index.js';
+import type { Member } from './members.js';
+
+/** What the search group needs from the compiler: how to name a column of a table. */
+export interface ColumnNamer {
+  base(column: string): string;
+  of(table: string, column: string): string;
+}
+
+/** The relations the search group reads; their LEFT JOINs must be in the query. */
+export function searchedRelations(members: readonly Member[]): Member[] {
+  return members.filter((m) => m.kind === 'relation' && m.members.some((s) => s.type === 'string'));
+}
+
+/** True when the DTO has at least one searchable member. */
+export function hasSearchTargets(members: readonly Member[]): boolean {
+  return members.some(
+    (m) =>
+      (m.kind === 'scalar' && m.type === 'string') ||
+      ((m.kind === 'json' || m.kind === 'relation' || m.kind === 'collection') &&
+        m.members.some((s) => s.type === 'string')) ||
+      (m.kind === 'collection' && m.valueType === 'string'),
+  );
+}
+
+/** The search OR group, or undefined when the DTO has nothing to search. */
+export function searchFragment(
+  d: SqlDialect,
+  members: readonly Member[],
+  names: ColumnNamer,
+  term: string,
+): Fragment | undefined {
+  const pattern = `%${escapeLike(term)}%`;
+  const clauses: string[] = [];
+  const bindings: unknown[] = [];
+  const clause = (expr: string) => {
+    clauses.push(`(${expr} IS NOT NULL AND ${d.likeCi(expr)})`);
+    bindings.push(pattern);
+  };
+  for (const m of members) {
+    switch (m.kind) {
+      case 'scalar':
+        if (m.type === 'string') clause(names.base(m.column));
+        break;
+      case 'json':
+        for (const s of m.members)
+          if (s.type === 'string') clause(d.jsonText(names.base(m.column), s.source));
+        break;
+      case 'relation':
+        for (const s of m.members) if (s.type === 'string') clause(names.of(m.alias, s.source));
+        break;
+      case 'collection': {
+        const alias = `c_${m.property}`;
+        const inner: string[] = [];
+        const innerBindings: unknown[] = [];
+        const sources = m.valueColumn
+          ? m.valueType === 'string'
+            ? [m.valueColumn]
+            : []
+          : m.members.filter((s) => s.type === 'string').map((s) => s.source);
+        for (const source of sources) {
+          const expr = names.of(alias, source);
+          inner.push(`(${expr} IS NOT NULL AND ${d.likeCi(expr)})`);
+          innerBindings.push(pattern);
+        }
+        if (inner.length === 0) break;
+        clauses.push(
+          `EXISTS (SELECT 1 FROM ${d.quote(m.table)} ${d.quote(alias)} WHERE ` +
+            `${names.of(alias, m.foreignKey)} = ${names.base(m.localColumn)} AND (${inner.join(' OR ')}))`,
+        );
+        bindings.push(...innerBindings);
+        break;
+      }
+      case 'bytes':
+      case 'computed':
+        break;
+    }
+  }
+  if (clauses.length === 0) return undefined;
+  return { sql: `(${clauses.join(' OR ')})`, bindings };
+}

@@ -1,0 +1,72 @@
+// Public types of the list-query engine: the parsed list query, filter operations and the paged
+// response every list route answers with.
+
+/** The fourteen filter operations; names are matched case-insensitively in the query string. */
+export const FilterOperations = [
+  'Equal',
+  'NotEqual',
+  'GreaterThan',
+  'GreaterThanOrEqual',
+  'LessThan',
+  'LessThanOrEqual',
+  'Contains',
+  'NotContains',
+  'StartsWith',
+  'EndsWith',
+  'In',
+  'NotIn',
+  'IsNull',
+  'IsNotNull',
+] as const;
+
+export type FilterOperation = (typeof FilterOperations)[number];
+
+/** A coerced filter value: what the database is compared with. */
+export type FilterScalar = string | number | boolean | Date | DateOnlyRange;
+
+/**
+ * A date-only value (`2024-05-01`) given for a date-time member: it stands for the whole UTC day,
+ * `[start, end)`.
+ */
+export interface DateOnlyRange {
+  readonly kind: 'day';
+  readonly day: string;
+  readonly start: Date;
+  readonly end: Date;
+}
+
+/** One parsed `field:operation:value` condition, resolved against the DTO. */
+export interface ListFilter {
+  /** The DTO property (camelCase) the filter resolved to. */
+  readonly field: string;
+  readonly operation: FilterOperation;
+  /** Undefined for IsNull / IsNotNull; an array for In / NotIn; otherwise one coerced value. */
+  readonly value?: FilterScalar | readonly FilterScalar[];
+}
+
+/** A validated list query: what `parseListQuery` returns and `runListQuery` executes. */
+export interface ListQuery {
+  /** 1-based page number, already clamped. */
+  readonly pageNumber: number;
+  /** Page size, already clamped to `[1, maxPageSize]`. */
+  readonly pageSize: number;
+  readonly filters: readonly ListFilter[];
+  /** The trimmed search term; undefined when no search was asked for. */
+  readonly search?: string;
+  /** The DTO property to order by; undefined means the default order. */
+  readonly orderBy?: string;
+  readonly desc: boolean;
+}
+
+/** The body of every list response. */
+export interface PagedResponse<T> {
+  items: T[];
+  /** `ceil(totalItemCount / pageSize)`; null when counting was switched off (`count: 'none'`). */
+  pageCount: number | null;
+  pageNumber: number;
+  pageSize: number;
+  /** The full, unpaged number of matching rows; null when counting was switched off. */
+  totalItemCount: number | null;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+}
