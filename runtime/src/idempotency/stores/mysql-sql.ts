@@ -1,0 +1,64 @@
+// The MySQL/MariaDB statements of the idempotency store, as text: shared by the store, its
+// start-up table creation and the exported Knex migration, so the three never drift apart.
+
+function quote(identifier: string): string {
+  return identifier
+    .split('.')
+    .map((part) => `\`${part.replaceAll('`', '``')}\``)
+    .join('.');
+}
+
+const COLUMNS = 'status_code, body, content_type, created_at_ms, expires_at_ms, reservation';
+
+/** Every statement the MySQL store sends, for one table. */
+export function mysqlStatements(tableName: string) {
+  const t = quote(tableName);
+  const select = `SELECT ${COLUMNS} FROM ${t} WHERE storage_key = ?`;
+  const insert = `INSERT INTO ${t} (storage_key, ${COLUMNS}) VALUES (?, ?, NULL, '', ?, ?, ?)
+ON DUPLICATE KEY UPDATE storage_key = storage_key`;
+  return {
+    /**
+     * utf8mb4_bin: the storage key compares byte for byte (the default collation would fold case).
+     * LONGBLOB: BLOB stops at 64 KB. Times are epoch milliseconds so no session time zone (or
+     * driver `timezone` setting of a pool the app passed in) can shift them.
+     */
+    createTable: [
+      `CREATE TABLE IF NOT EXISTS ${t} (
+  storage_key varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
+  status_code smallint NOT NULL,
+  body longblob NULL,
+  content_type text NOT NULL,
+  created_at_ms bigint NOT NULL,
+  expires_at_ms bigint NOT NULL,
+  reservation varchar(64) NOT NULL,
+  PRIMARY KEY (storage_key),
+  KEY expires_at_ms_idx (expires_at_ms)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+    ],
+    dropTable: `DROP TABLE IF EXISTS ${t}`,
+    /**
+     * Reserve, relying on the primary key. Timeline of the race it closes, callers A and B:
+     *   A: INSERT ... ON DUPLICATE KEY UPDATE (no-op) -> inserts the placeholder (A's token)
+     *   B: INSERT ... ON DUPLICATE KEY UPDATE (no-op) -> waits on A's row lock, changes nothing
+     *   A, B: SELECT -> both read A's token; only A finds its own, so only A runs the handler.
+     * MySQL has no INSERT ... RETURNING, so the read is a second statement; sent in the same
+     * packet (`reserveAndRead`) when the connection allows multiple statements.
+     */
+    insert,
+    select,
+    reserveAndRead: `${insert};\n${select}`,
+    /** Take over an expired row only if nobody did since we read it (same old token). */
+    reclaim: `UPDATE ${t}
+SET status_code = ?, body = NULL, content_type = '', created_at_ms = ?, expires_at_ms = ?, reservation = ?
+WHERE storage_key = ? AND reservation = ? AND expires_at_ms <= ?`,
+    /** Fenced completion: only the holder of the current in-flight reservation writes. */
+    complete: `UPDATE ${t}
+SET status_code = ?, body = ?, content_type = ?, created_at_ms = ?, expires_at_ms = ?
+WHERE storage_key = ? AND reservation = ? AND status_code = ?`,
+    release: `DELETE FROM ${t} WHERE storage_key = ? AND reservation = ? AND status_code = ?`,
+    /** Single-table DELETE ... LIMIT keeps each purge statement short. */
+    purgeBatch: `DELETE FROM ${t} WHERE expires_at_ms <= ? LIMIT ?`,
+  };
+}
+
+export type MysqlStatements = ReturnType<typeof mysqlStatements>;

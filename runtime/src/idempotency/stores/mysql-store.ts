@@ -1,0 +1,197 @@
+// The MySQL/MariaDB idempotency store on `mysql2`: one round trip per operation, each on a pooled
+// connection checked out and returned within the operation timeout.
+import mysql from 'mysql2/promise';
+import { IN_FLIGHT_STATUS, type StoreTimings } from '../store.js';
+import { mysqlStatements, type MysqlStatements } from './mysql-sql.js';
+import { RelationalIdempotencyStore, type StoredRow } from './relational-store.js';
+import { resolveRelationalSettings, type RelationalStoreSettings } from './store-settings.js';
+import { isStoreTimeout, withTimeout } from './store-timeout.js';
+
+/** A connection string, or a `mysql2/promise` pool the application already has (never ended). */
+export type MySqlConnection = string | mysql.Pool;
+
+interface RowShape extends mysql.RowDataPacket {
+  status_code: number;
+  body: Buffer | null;
+  content_type: string;
+  created_at_ms: string | number;
+  expires_at_ms: string | number;
+  reservation: string;
+}
+
+/** InnoDB picks a victim when concurrent inserts on one key deadlock; the statement is retried. */
+const ER_LOCK_DEADLOCK = 1213;
+const ER_LOCK_WAIT_TIMEOUT = 1205;
+
+/**
+ * Opens the pool the store owns when given a URL. `multipleStatements` lets the reserve send its
+ * INSERT and SELECT in one packet: one round trip. Every value still goes through placeholders.
+ */
+export function createMySqlPool(
+  url: string,
+  settings: { poolSize: number; connectTimeoutMs: number },
+): mysql.Pool {
+  return mysql.createPool({
+    uri: url,
+    connectionLimit: settings.poolSize,
+    connectTimeout: settings.connectTimeoutMs,
+    multipleStatements: true,
+    charset: 'utf8mb4',
+  });
+}
+
+/** True when the pool's connections accept several statements per query (read defensively). */
+function allowsMultipleStatements(pool: mysql.Pool): boolean {
+  const core = (
+    pool as unknown as {
+      pool?: { config?: { connectionConfig?: { multipleStatements?: unknown } } };
+    }
+  ).pool;
+  return core?.config?.connectionConfig?.multipleStatements === true;
+}
+
+export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
+  private readonly pool: mysql.Pool;
+  private readonly ownsPool: boolean;
+  private readonly multi: boolean;
+  private readonly sql: MysqlStatements;
+
+  constructor(
+    connection: MySqlConnection,
+    settings: RelationalStoreSettings,
+    timings: StoreTimings,
+  ) {
+    const resolved = resolveRelationalSettings('mysql', settings);
+    super('mysql', timings, resolved);
+    this.ownsPool = typeof connection === 'string';
+    this.pool = typeof connection === 'string' ? createMySqlPool(connection, resolved) : connection;
+    this.multi = allowsMultipleStatements(this.pool);
+    this.sql = mysqlStatements(resolved.tableName);
+  }
+
+  /**
+   * Runs `work` on one pooled connection within the operation timeout. A connection whose
+   * statement timed out or broke is destroyed, not returned: it may still carry that statement.
+   * A deadlock victim is retried: the statement was rolled back and is safe to send again.
+   */
+  private async run<T>(
+    what: string,
+    work: (connection: mysql.PoolConnection) => Promise<T>,
+  ): Promise<T> {
+    const limit = this.settings.operationTimeoutMs;
+    const deadline = Date.now() + limit;
+    const connection = await withTimeout(
+      this.pool.getConnection(),
+      limit,
+      'mysql',
+      `connecting to ${what}`,
+      (late) => late.release(),
+    );
+    let broken = false;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await withTimeout(
+            work(connection),
+            Math.max(1, deadline - Date.now()),
+            'mysql',
+            what,
+          );
+        } catch (error) {
+          const errno = (error as { errno?: number }).errno;
+          if ((errno === ER_LOCK_DEADLOCK || errno === ER_LOCK_WAIT_TIMEOUT) && attempt < 5)
+            continue;
+          throw error;
+        }
+      }
+    } catch (error) {
+      broken = isStoreTimeout(error) || (error as { fatal?: boolean }).fatal === true;
+      throw error;
+    } finally {
+      if (broken) connection.destroy();
+      else connection.release();
+    }
+  }
+
+  protected async insertOrRead(key: string, p: StoredRow): Promise<StoredRow | undefined> {
+    const insertValues = [key, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation];
+    const rows = await this.run('reserve a key', async (connection) => {
+      if (this.multi) {
+        const [results] = await connection.query(this.sql.reserveAndRead, [...insertValues, key]);
+        // One result per statement: the INSERT's header, then the SELECT's rows.
+        return (results as unknown as [mysql.ResultSetHeader, RowShape[]])[1];
+      }
+      await connection.execute(this.sql.insert, insertValues);
+      const [selected] = await connection.execute<RowShape[]>(this.sql.select, [key]);
+      return selected;
+    });
+    const row = rows[0];
+    return row ? toRow(row) : undefined;
+  }
+
+  protected async reclaim(key: string, oldReservation: string, p: StoredRow): Promise<boolean> {
+    const [result] = await this.run('reclaim an expired key', (connection) =>
+      connection.execute<mysql.ResultSetHeader>(this.sql.reclaim, [
+        p.statusCode,
+        p.createdAtMs,
+        p.expiresAtMs,
+        p.reservation,
+        key,
+        oldReservation,
+        p.createdAtMs,
+      ]),
+    );
+    return result.affectedRows === 1;
+  }
+
+  protected async complete(key: string, reservation: string, row: StoredRow): Promise<boolean> {
+    const [result] = await this.run('store a response', (connection) =>
+      connection.execute<mysql.ResultSetHeader>(this.sql.complete, [
+        row.statusCode,
+        row.body,
+        row.contentType,
+        row.createdAtMs,
+        row.expiresAtMs,
+        key,
+        reservation,
+        IN_FLIGHT_STATUS,
+      ]),
+    );
+    return result.affectedRows === 1;
+  }
+
+  protected async release(key: string, reservation: string): Promise<void> {
+    await this.run('release a reservation', (connection) =>
+      connection.execute(this.sql.release, [key, reservation, IN_FLIGHT_STATUS]),
+    );
+  }
+
+  protected async purgeBatch(nowMs: number, limit: number): Promise<number> {
+    const [result] = await this.run('purge expired keys', (connection) =>
+      // query, not execute: LIMIT takes no server-side placeholder on every server version.
+      connection.query<mysql.ResultSetHeader>(this.sql.purgeBatch, [nowMs, limit]),
+    );
+    return result.affectedRows;
+  }
+
+  protected async createTable(): Promise<void> {
+    for (const statement of this.sql.createTable) {
+      await this.run('create the key table', (connection) => connection.query(statement));
+    }
+  }
+
+  protected async closeConnections(): Promise<void> {
+    if (this.ownsPool) await this.pool.end();
+  }
+}
+
+function toRow(row: RowShape): StoredRow {
+  return {
+    statusCode: Number(row.status_code),
+    body: row.body,
+    contentType: row.content_type,
+    createdAtMs: Number(row.created_at_ms),
+    expiresAtMs: Number(row.expires_at_ms),
+    reservation: row.reservation,
+  };
+}

@@ -1,0 +1,73 @@
+// The PostgreSQL statements of the idempotency store, as text: shared by the store, its
+// start-up table creation and the exported Knex migration, so the three never drift apart.
+
+function quote(identifier: string): string {
+  return identifier
+    .split('.')
+    .map((part) => `"${part.replaceAll('"', '""')}"`)
+    .join('.');
+}
+
+/** Index names are unqualified in PostgreSQL: the index lives in its table's schema. */
+function indexName(tableName: string): string {
+  const table = tableName.split('.').pop() ?? tableName;
+  return `"${`${table}_expires_at_ms_idx`.slice(0, 63)}"`;
+}
+
+const COLUMNS = 'status_code, body, content_type, created_at_ms, expires_at_ms, reservation';
+
+/** Every statement the PostgreSQL store sends, for one table. */
+export function postgresStatements(tableName: string) {
+  const t = quote(tableName);
+  return {
+    /**
+     * The storage key is ASCII (prefix + hex digest) compared byte for byte: collation "C".
+     * Times are epoch milliseconds so no session time zone can shift them.
+     */
+    createTable: [
+      `CREATE TABLE IF NOT EXISTS ${t} (
+  storage_key varchar(255) COLLATE "C" NOT NULL PRIMARY KEY,
+  status_code smallint NOT NULL,
+  body bytea NULL,
+  content_type text NOT NULL,
+  created_at_ms bigint NOT NULL,
+  expires_at_ms bigint NOT NULL,
+  reservation varchar(64) NOT NULL
+)`,
+      `CREATE INDEX IF NOT EXISTS ${indexName(tableName)} ON ${t} (expires_at_ms)`,
+    ],
+    dropTable: `DROP TABLE IF EXISTS ${t}`,
+    /**
+     * Reserve or read, one statement. Timeline of the race it closes, two callers A and B:
+     *   A: INSERT ... ON CONFLICT DO NOTHING -> inserts the placeholder (A's token)
+     *   B: INSERT ... ON CONFLICT DO NOTHING -> waits for A's row, then inserts nothing
+     * The unique primary key lets exactly one insert through. The outer SELECT returns the
+     * inserted row, or the existing row as of the statement's snapshot; when B's snapshot predates
+     * A's commit it sees no row at all and the store simply asks again.
+     */
+    insertOrRead: `WITH inserted AS (
+  INSERT INTO ${t} (storage_key, ${COLUMNS})
+  VALUES ($1, $2, NULL, '', $3, $4, $5)
+  ON CONFLICT (storage_key) DO NOTHING
+  RETURNING ${COLUMNS}
+)
+SELECT ${COLUMNS} FROM inserted
+UNION ALL
+SELECT ${COLUMNS} FROM ${t} WHERE storage_key = $1`,
+    /** Take over an expired row only if nobody did since we read it (same old token). */
+    reclaim: `UPDATE ${t}
+SET status_code = $3, body = NULL, content_type = '', created_at_ms = $4, expires_at_ms = $5, reservation = $6
+WHERE storage_key = $1 AND reservation = $2 AND expires_at_ms <= $4`,
+    /** Fenced completion: only the holder of the current in-flight reservation writes. */
+    complete: `UPDATE ${t}
+SET status_code = $3, body = $4, content_type = $5, created_at_ms = $6, expires_at_ms = $7
+WHERE storage_key = $1 AND reservation = $2 AND status_code = $8`,
+    release: `DELETE FROM ${t} WHERE storage_key = $1 AND reservation = $2 AND status_code = $3`,
+    /** SKIP LOCKED: a purge never waits behind (or blocks) a request working on a row. */
+    purgeBatch: `DELETE FROM ${t} WHERE storage_key IN (
+  SELECT storage_key FROM ${t} WHERE expires_at_ms <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED
+)`,
+  };
+}
+
+export type PostgresStatements = ReturnType<typeof postgresStatements>;

@@ -1,0 +1,180 @@
+// The PostgreSQL idempotency store on the `pg` driver: one statement per operation, each on a
+// pooled connection checked out and returned within the operation timeout.
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { IN_FLIGHT_STATUS, type StoreTimings } from '../store.js';
+import { postgresStatements, type PostgresStatements } from './postgres-sql.js';
+import { RelationalIdempotencyStore, type StoredRow } from './relational-store.js';
+import { resolveRelationalSettings, type RelationalStoreSettings } from './store-settings.js';
+import { isStoreTimeout, withTimeout } from './store-timeout.js';
+
+/** A connection string, or a `pg` pool the application already has (the store never ends it). */
+export type PostgresConnection = string | pg.Pool;
+
+interface RowShape {
+  status_code: number;
+  body: Buffer | null;
+  content_type: string;
+  created_at_ms: string | number;
+  expires_at_ms: string | number;
+  reservation: string;
+}
+
+/** Opens the pool the store owns when given a URL, with the store's timeouts built in. */
+export function createPostgresPool(
+  url: string,
+  settings: { poolSize: number; connectTimeoutMs: number; operationTimeoutMs: number },
+): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: settings.poolSize,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    query_timeout: settings.operationTimeoutMs,
+  });
+  // An idle client losing its server emits on the pool; without a listener that kills the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+export class PostgresIdempotencyStore extends RelationalIdempotencyStore {
+  private readonly pool: pg.Pool;
+  private readonly ownsPool: boolean;
+  private readonly sql: PostgresStatements;
+  /** Prepared-statement names, unique per table so two stores on one pool never clash. */
+  private readonly names: Record<'insertOrRead' | 'reclaim' | 'complete' | 'release', string>;
+
+  constructor(
+    connection: PostgresConnection,
+    settings: RelationalStoreSettings,
+    timings: StoreTimings,
+  ) {
+    const resolved = resolveRelationalSettings('postgres', settings);
+    super('postgres', timings, resolved);
+    this.ownsPool = typeof connection === 'string';
+    this.pool =
+      typeof connection === 'string' ? createPostgresPool(connection, resolved) : connection;
+    this.sql = postgresStatements(resolved.tableName);
+    const tag = createHash('sha256').update(resolved.tableName).digest('hex').slice(0, 12);
+    this.names = {
+      insertOrRead: `slicekit_idem_reserve_${tag}`,
+      reclaim: `slicekit_idem_reclaim_${tag}`,
+      complete: `slicekit_idem_complete_${tag}`,
+      release: `slicekit_idem_release_${tag}`,
+    };
+  }
+
+  /**
+   * Runs one statement within the operation timeout. A connection whose statement timed out or
+   * broke is destroyed, not returned: it may still carry the unanswered statement.
+   */
+  private async query<R extends pg.QueryResultRow>(
+    what: string,
+    config: pg.QueryConfig,
+  ): Promise<pg.QueryResult<R>> {
+    const limit = this.settings.operationTimeoutMs;
+    const deadline = Date.now() + limit;
+    const client = await withTimeout(
+      this.pool.connect(),
+      limit,
+      'postgres',
+      `connecting to ${what}`,
+      (late) => late.release(),
+    );
+    let broken: Error | undefined;
+    try {
+      return await withTimeout(
+        client.query<R>(config),
+        Math.max(1, deadline - Date.now()),
+        'postgres',
+        what,
+      );
+    } catch (error) {
+      if (isStoreTimeout(error) || !(error instanceof pg.DatabaseError)) broken = error as Error;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  protected async insertOrRead(key: string, p: StoredRow): Promise<StoredRow | undefined> {
+    const result = await this.query<RowShape>('reserve a key', {
+      name: this.names.insertOrRead,
+      text: this.sql.insertOrRead,
+      values: [key, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation],
+    });
+    // Both branches can answer when the old row was deleted while we inserted: ours wins.
+    const rows = result.rows.map(toRow);
+    return rows.find((row) => row.reservation === p.reservation) ?? rows[0];
+  }
+
+  protected async reclaim(key: string, oldReservation: string, p: StoredRow): Promise<boolean> {
+    const result = await this.query('reclaim an expired key', {
+      name: this.names.reclaim,
+      text: this.sql.reclaim,
+      values: [key, oldReservation, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation],
+    });
+    return result.rowCount === 1;
+  }
+
+  protected async complete(key: string, reservation: string, row: StoredRow): Promise<boolean> {
+    const result = await this.query('store a response', {
+      name: this.names.complete,
+      text: this.sql.complete,
+      values: [
+        key,
+        reservation,
+        row.statusCode,
+        row.body,
+        row.contentType,
+        row.createdAtMs,
+        row.expiresAtMs,
+        IN_FLIGHT_STATUS,
+      ],
+    });
+    return result.rowCount === 1;
+  }
+
+  protected async release(key: string, reservation: string): Promise<void> {
+    await this.query('release a reservation', {
+      name: this.names.release,
+      text: this.sql.release,
+      values: [key, reservation, IN_FLIGHT_STATUS],
+    });
+  }
+
+  protected async purgeBatch(nowMs: number, limit: number): Promise<number> {
+    const result = await this.query('purge expired keys', {
+      text: this.sql.purgeBatch,
+      values: [nowMs, limit],
+    });
+    return result.rowCount ?? 0;
+  }
+
+  protected async createTable(): Promise<void> {
+    for (const statement of this.sql.createTable) {
+      try {
+        await this.query('create the key table', { text: statement });
+      } catch (error) {
+        // Two instances starting together can race on IF NOT EXISTS (duplicate type/relation).
+        const code = (error as { code?: string }).code;
+        if (code !== '23505' && code !== '42P07') throw error;
+      }
+    }
+  }
+
+  protected async closeConnections(): Promise<void> {
+    if (this.ownsPool) await this.pool.end();
+  }
+}
+
+function toRow(row: RowShape): StoredRow {
+  return {
+    statusCode: row.status_code,
+    body: row.body,
+    contentType: row.content_type,
+    // BIGINT arrives as a string from pg; epoch milliseconds fit a double exactly.
+    createdAtMs: Number(row.created_at_ms),
+    expiresAtMs: Number(row.expires_at_ms),
+    reservation: row.reservation,
+  };
+}

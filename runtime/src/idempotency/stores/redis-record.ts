@@ -1,0 +1,66 @@
+// How one idempotency entry is laid out in a Redis string value: binary-safe, and with the
+// reservation token and status at fixed offsets so the Lua scripts can check them with one
+// `string.sub` instead of decoding anything.
+//
+//   bytes 0..35   reservation token (a UUID, 36 ASCII characters)
+//   bytes 36..38  status code, three ASCII digits (102 = in flight)
+//   then          JSON metadata {c: content type, t: created ms, e: expires ms | null, n: 1 if no body}
+//   then          "\n" and the body bytes, untouched
+import { IN_FLIGHT_STATUS } from '../store.js';
+
+export const TOKEN_LENGTH = 36;
+
+export interface RedisRecord {
+  readonly reservation: string;
+  readonly statusCode: number;
+  readonly contentType: string;
+  readonly createdAtMs: number;
+  readonly expiresAtMs: number | null;
+  readonly body: Buffer | null;
+}
+
+interface Meta {
+  c: string;
+  t: number;
+  e: number | null;
+  n?: 1;
+}
+
+/** The fixed-offset head the scripts compare: token followed by the three status digits. */
+export function recordHead(reservation: string, statusCode: number = IN_FLIGHT_STATUS): string {
+  if (reservation.length !== TOKEN_LENGTH) {
+    throw new RangeError(
+      `a reservation token is ${TOKEN_LENGTH} characters, got ${reservation.length}`,
+    );
+  }
+  if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 999) {
+    throw new RangeError(`status code ${statusCode} is not a three-digit HTTP status`);
+  }
+  return `${reservation}${statusCode}`;
+}
+
+export function encodeRecord(record: RedisRecord): Buffer {
+  const meta: Meta = { c: record.contentType, t: record.createdAtMs, e: record.expiresAtMs };
+  if (record.body === null) meta.n = 1;
+  const head = Buffer.from(
+    `${recordHead(record.reservation, record.statusCode)}${JSON.stringify(meta)}\n`,
+  );
+  return record.body === null || record.body.length === 0
+    ? head
+    : Buffer.concat([head, record.body]);
+}
+
+export function decodeRecord(value: Buffer): RedisRecord {
+  const newline = value.indexOf(0x0a, TOKEN_LENGTH + 3);
+  if (newline < 0) throw new Error('not an idempotency record: no metadata terminator');
+  const meta = JSON.parse(value.toString('utf8', TOKEN_LENGTH + 3, newline)) as Meta;
+  return {
+    reservation: value.toString('latin1', 0, TOKEN_LENGTH),
+    statusCode: Number(value.toString('latin1', TOKEN_LENGTH, TOKEN_LENGTH + 3)),
+    contentType: meta.c,
+    createdAtMs: meta.t,
+    expiresAtMs: meta.e,
+    // Copy: the reply buffer may be a slice of a larger socket buffer.
+    body: meta.n === 1 ? null : Buffer.from(value.subarray(newline + 1)),
+  };
+}
