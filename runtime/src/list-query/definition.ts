@@ -25,6 +25,11 @@ export interface CollectionMapping {
   column?: string;
   /** For an array of objects: column per element property. @default snake_case of each */
   columns?: Record<string, string>;
+  /**
+   * Child column giving the element order (its key or a position).
+   * @default the element's own columns, text in code-point order
+   */
+  orderBy?: string;
 }
 
 /**

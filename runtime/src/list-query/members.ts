@@ -57,6 +57,8 @@ export interface CollectionMember {
   readonly valueType?: ScalarType | 'opaque';
   /** For an array of objects: the element's members. */
   readonly members: readonly SubMember[];
+  /** Child columns ordering the elements, with their types. */
+  readonly order: readonly { column: string; type: ScalarType | 'opaque' }[];
 }
 
 /** A byte array column: returned as base64, never filtered, searched or ordered. */

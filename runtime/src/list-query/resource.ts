@@ -36,6 +36,7 @@ function subMembers(
   columns: Record<string, string> | undefined,
   problems: string[],
   path: string,
+  defaultSource: (property: string) => string = snakeCase,
 ): SubMember[] {
   for (const key of Object.keys(columns ?? {})) {
     if (!(key in properties)) problems.push(`${path}.columns.${key} names no sub-property`);
@@ -45,7 +46,7 @@ function subMembers(
     return {
       property,
       type: shape.shape === 'scalar' ? shape.type : 'opaque',
-      source: columns?.[property] ?? snakeCase(property),
+      source: columns?.[property] ?? defaultSource(property),
     };
   });
 }
@@ -110,18 +111,16 @@ function resolveMember(
       foreignKey: c.foreignKey,
       localColumn: c.localColumn ?? '',
     };
+    const explicitOrder = c.orderBy ? [{ column: c.orderBy, type: 'integer' as const }] : undefined;
     if (items.shape === 'object') {
-      return {
-        ...base,
-        members: subMembers(items.properties, c.columns, problems, `columns.${property}`),
-      };
+      const members = subMembers(items.properties, c.columns, problems, `columns.${property}`);
+      const order = explicitOrder ?? members.map((m) => ({ column: m.source, type: m.type }));
+      return { ...base, members, order };
     }
-    return {
-      ...base,
-      valueColumn: c.column ?? 'value',
-      valueType: items.shape === 'scalar' ? items.type : 'opaque',
-      members: [],
-    };
+    const valueColumn = c.column ?? 'value';
+    const valueType = items.shape === 'scalar' ? items.type : 'opaque';
+    const order = explicitOrder ?? [{ column: valueColumn, type: valueType }];
+    return { ...base, valueColumn, valueType, members: [], order };
   }
   const jsonColumn =
     typeof mapping === 'object' && mapping !== null && 'json' in mapping ? mapping.json : undefined;
@@ -149,8 +148,39 @@ function resolveMember(
         column: jsonColumn ?? column ?? snakeCase(property),
         shape: shape.shape,
         members:
-          shape.shape === 'object' ? subMembers(shape.properties, undefined, problems, at) : [],
+          shape.shape === 'object'
+            ? subMembers(shape.properties, undefined, problems, at, (key) => key)
+            : [],
       };
+  }
+}
+
+// Names are spliced into SQL (quoted) and JSON paths, so they are held to plain identifiers.
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_$]*$/;
+
+function checkIdentifiers(table: string, members: readonly Member[], problems: string[]): void {
+  const check = (name: string, where: string) => {
+    if (!IDENTIFIER.test(name)) problems.push(`${where} "${name}" is not a plain SQL identifier`);
+  };
+  if (table) for (const part of table.split('.')) check(part, 'table');
+  for (const m of members) {
+    const at = `dto property "${m.property}"`;
+    if (m.kind === 'scalar' || m.kind === 'json' || m.kind === 'bytes')
+      check(m.column, `${at} column`);
+    if (m.kind === 'relation' || m.kind === 'collection') {
+      for (const part of m.table.split('.')) check(part, `${at} table`);
+      check(m.property, at);
+      for (const s of m.members) check(s.source, `${at} sub-member column`);
+    }
+    if (m.kind === 'json') for (const s of m.members) check(s.source, `${at} JSON key`);
+    if (m.kind === 'relation')
+      [m.localColumn, m.foreignColumn].forEach((c) => check(c, `${at} column`));
+    if (m.kind === 'collection') {
+      check(m.foreignKey, `${at} column`);
+      if (m.localColumn) check(m.localColumn, `${at} column`);
+      if (m.valueColumn) check(m.valueColumn, `${at} value column`);
+      for (const o of m.order) check(o.column, `${at} order column`);
+    }
   }
 }
 
@@ -217,6 +247,7 @@ export function defineListResource<Dto = Record<string, unknown>>(
       problems.push(`collection "${member.property}" needs localColumn (no id column)`);
     }
   }
+  checkIdentifiers(table, members, problems);
   if (problems.length > 0) throw new ListResourceDefinitionError(table || '?', problems);
 
   const id = idMember as ScalarMember;

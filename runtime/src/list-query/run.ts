@@ -2,7 +2,7 @@
 // one extra query, and none when the page itself shows where the list ends.
 import type { Knex } from 'knex';
 import { buildListQueries, type ListQueryBuildOptions } from './compile.js';
-import { dialectName } from './dialects/index.js';
+import { dialectName, type SqlDialect } from './dialects/index.js';
 import type { CollectionMember } from './members.js';
 import type { ListResource } from './resource.js';
 import { registerSqliteFunctions } from './sqlite-functions.js';
@@ -22,8 +22,24 @@ export interface RunListQueryOptions extends ListQueryBuildOptions {
 
 type Row = Record<string, unknown>;
 
+/** Elements come back in the same order on every database: text in code-point order. */
+function orderChildren(
+  qb: Knex.QueryBuilder,
+  c: CollectionMember,
+  d: SqlDialect,
+): Knex.QueryBuilder {
+  for (const { column, type } of c.order) {
+    const expr = d.quote(column);
+    qb.orderByRaw(
+      `${type === 'string' || type === 'enum' ? d.orderText(expr, type === 'enum') : expr} ASC${d.nullsOrder(false)}`,
+    );
+  }
+  return qb;
+}
+
 async function loadCollections(
   knex: Knex,
+  d: SqlDialect,
   resource: ListResource<unknown>,
   rows: Row[],
   connection: unknown,
@@ -37,10 +53,7 @@ async function loadCollections(
     ];
     const children: Row[] = keys.length
       ? await withConnection(
-          knex
-            .from(c.table)
-            .whereIn(c.foreignKey, keys as Knex.Value[])
-            .orderBy(c.foreignKey),
+          orderChildren(knex.from(c.table).whereIn(c.foreignKey, keys as Knex.Value[]), c, d),
           connection,
         )
       : [];
@@ -73,10 +86,15 @@ export async function runListQuery<Dto>(
   options: RunListQueryOptions = {},
 ): Promise<PagedResponse<Dto>> {
   const counting = (options.count ?? 'exact') === 'exact';
-  const { page, count } = buildListQueries(knex, resource as ListResource<unknown>, query, {
-    ...options,
-    extraRows: counting ? 0 : 1,
-  });
+  const { page, count, dialect } = buildListQueries(
+    knex,
+    resource as ListResource<unknown>,
+    query,
+    {
+      ...options,
+      extraRows: counting ? 0 : 1,
+    },
+  );
   // SQLite needs slicekit_lower() on the very connection that runs the query.
   const sqlite = dialectName(knex) === 'sqlite';
   const client = knex.client as {
@@ -102,7 +120,7 @@ export async function runListQuery<Dto>(
       hasNextPage = rows.length > query.pageSize;
       if (hasNextPage) rows.length = query.pageSize;
     }
-    await loadCollections(knex, resource as ListResource<unknown>, rows, connection);
+    await loadCollections(knex, dialect, resource as ListResource<unknown>, rows, connection);
     return {
       items: rows.map((row) => resource.toDto(row)),
       pageCount: total === null ? null : Math.ceil(total / query.pageSize),

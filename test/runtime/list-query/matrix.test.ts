@@ -1,0 +1,146 @@
+// The dialect matrix: one dataset, one table of list queries, run on SQLite, PostgreSQL and
+// MySQL/MariaDB; every page must be identical row for row (and a few are checked outright).
+import { expect } from 'chai';
+import { parseListQuery, runListQuery, type PagedResponse } from '@slicekit/runtime/list-query';
+import { useDatabase } from '../../support/services.js';
+import { createDataset, items } from './fixture.js';
+
+type Item = Record<string, unknown> & { name: string; tags: string[] };
+type Query = Record<string, string | string[]>;
+interface Case {
+  query: Query;
+  check?: (page: PagedResponse<Item>) => void;
+}
+
+const names = (page: PagedResponse<Item>) => page.items.map((i) => i.name);
+
+const cases: Case[] = [
+  { query: {}, check: (p) => expect(p.totalItemCount).to.equal(60) },
+  { query: { pageSize: '7', pageNumber: '3' } },
+  { query: { pageSize: '7', pageNumber: '9' }, check: (p) => expect(p.items).to.have.length(4) },
+  { query: { pageNumber: '99' }, check: (p) => expect(p.items).to.deep.equal([]) },
+  { query: { orderBy: 'name', pageSize: '100' } },
+  { query: { orderBy: 'Name', desc: 'true', pageSize: '100' } },
+  { query: { orderBy: 'code', pageSize: '100' } },
+  { query: { orderBy: 'code', desc: '1', pageSize: '100' } },
+  { query: { orderBy: 'price', pageSize: '50' } },
+  { query: { orderBy: 'is_active', pageSize: '50' } },
+  { query: { orderBy: 'status', desc: 'true', pageSize: '50' } },
+  { query: { orderBy: 'release-date', pageSize: '50' } },
+  { query: { orderBy: 'ID' } },
+  {
+    query: { search: 'éco', pageSize: '100' },
+    check: (p) => expect(names(p)).to.include.members(['École', 'école']).and.not.include('ecole'),
+  },
+  {
+    query: { search: 'ÉCOLE', pageSize: '100' },
+    check: (p) => expect(names(p)).to.include.members(['École', 'école']).and.not.include('ECOLE'),
+  },
+  { query: { search: 'Ärg', pageSize: '100' }, check: (p) => expect(names(p)).to.include('ärger') },
+  {
+    query: { search: 'ΩMEGA', pageSize: '100' },
+    check: (p) => expect(names(p)).to.include('ωmega'),
+  },
+  {
+    query: { search: '0%', pageSize: '100' },
+    check: (p) => expect(names(p)).to.include('100% pure').and.not.include('100 percent'),
+  },
+  {
+    query: { search: 'e_c', pageSize: '100' },
+    check: (p) => expect(names(p)).to.include('snake_case').and.not.include('snakeXcase'),
+  },
+  { query: { search: 'a!b', pageSize: '100' }, check: (p) => expect(names(p)).to.include('a!b') },
+  { query: { search: "o'r" }, check: (p) => expect(names(p)).to.include("O'Reilly") },
+  // Nested members (JSON label, joined category title) and the tags collection are searched too.
+  { query: { search: 'électron', pageSize: '100' }, check: (p) => expect(p.items.length).to.be.above(0) },
+  {
+    query: { search: 'rouge', pageSize: '100' },
+    check: (p) => {
+      expect(p.items.length).to.be.above(0);
+      for (const item of p.items) {
+        const hit = [item.name, item.code, (item.meta as { label?: string } | null)?.label]
+          .concat(item.tags)
+          .some((v) => typeof v === 'string' && v.toLowerCase().includes('rouge'));
+        expect(hit, JSON.stringify(item)).to.equal(true);
+      }
+    },
+  },
+  { query: { search: '50%', pageSize: '100' } },
+  { query: { search: 'nothing-matches-this' }, check: (p) => expect(p.totalItemCount).to.equal(0) },
+  {
+    query: { filter: 'name:Equal:École' },
+    check: (p) => expect(names(p)).to.deep.equal(['École']),
+  },
+  {
+    query: { filter: 'name:Equal:trailing' },
+    check: (p) => expect(names(p)).to.deep.equal(['trailing']),
+  },
+  { query: { filter: 'name:NotEqual:apple', pageSize: '100' } },
+  { query: { filter: 'name:StartsWith:É', pageSize: '100' } },
+  { query: { filter: 'name:EndsWith:LE', pageSize: '100' } },
+  { query: { filter: 'name:Contains:%', pageSize: '100' } },
+  { query: { filter: 'name:NotContains:a', pageSize: '100' } },
+  { query: { filter: 'code:NotContains:ab', pageSize: '100' } },
+  {
+    query: { filter: 'code:IsNull', pageSize: '100' },
+    check: (p) => expect(p.items).to.not.be.empty,
+  },
+  { query: { filter: 'code:isnotnull', pageSize: '100' } },
+  { query: { filter: 'name:GreaterThan:a', pageSize: '100' } },
+  { query: { filter: 'name:LessThanOrEqual:Zebra', pageSize: '100' } },
+  { query: { filter: ['price:GreaterThanOrEqual:25.5', 'price:LessThan:75'], pageSize: '100' } },
+  { query: { filter: 'quantity:In:1,2,3,-1,40', pageSize: '100' } },
+  { query: { filter: 'quantity:NotIn:1,2,3', pageSize: '100' } },
+  { query: { filter: 'is_active:Equal:TRUE', pageSize: '100' } },
+  { query: { filter: 'IsActive:NotEqual:1', pageSize: '100' } },
+  { query: { filter: 'status:In:Draft,ARCHIVED', pageSize: '100' } },
+  { query: { filter: 'status:GreaterThan:active', pageSize: '100' } },
+  { query: { filter: 'createdOn:Equal:2024-05-02', pageSize: '100' } },
+  { query: { filter: 'createdOn:GreaterThan:2024-05-02', pageSize: '100' } },
+  { query: { filter: 'createdOn:LessThanOrEqual:2024-05-01', pageSize: '100' } },
+  { query: { filter: 'created_on:GreaterThanOrEqual:2024-05-02T14:00:00+02:00', pageSize: '100' } },
+  { query: { filter: 'createdOn:In:2024-05-01,2024-05-03T00:00:01Z', pageSize: '100' } },
+  { query: { filter: 'releaseDate:LessThan:2024-05-01', pageSize: '100' } },
+  { query: { filter: 'releaseDate:IsNull', pageSize: '100' } },
+  {
+    query: { filter: 'id:Equal:00000000-0000-4000-8000-00000000000A' },
+    check: (p) => expect(p.items).to.have.length(0),
+  },
+  {
+    query: {
+      filter: 'id:In:{00000000-0000-4000-8000-000000000010},00000000000040008000000000000011',
+    },
+    check: (p) => expect(names(p)).to.have.length(2),
+  },
+  {
+    query: {
+      search: 'an',
+      filter: ['price:GreaterThan:10', 'is_active:Equal:true'],
+      orderBy: 'price',
+      desc: 'true',
+      pageSize: '5',
+      pageNumber: '2',
+    },
+  },
+];
+
+describe('list-query dialect matrix', function () {
+  this.timeout(60_000);
+  const dbs = [useDatabase('sqlite'), useDatabase('postgres'), useDatabase('mysql')];
+
+  before(async () => {
+    await Promise.all(dbs.map((db) => createDataset(db.knex)));
+  });
+
+  cases.forEach(({ query, check }) => {
+    it(`answers ${new URLSearchParams(query as Record<string, string>).toString() || '(no parameters)'} identically`, async () => {
+      const parsed = parseListQuery(items, query);
+      const [sqlite, postgres, mysql] = (await Promise.all(
+        dbs.map((db) => runListQuery(db.knex, items, parsed)),
+      )) as PagedResponse<Item>[];
+      expect(postgres, 'PostgreSQL vs SQLite').to.deep.equal(sqlite);
+      expect(mysql, 'MySQL vs SQLite').to.deep.equal(sqlite);
+      check?.(sqlite!);
+    });
+  });
+});
