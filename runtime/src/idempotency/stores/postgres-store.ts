@@ -23,13 +23,13 @@ interface RowShape {
 /** Opens the pool the store owns when given a URL, with the store's timeouts built in. */
 export function createPostgresPool(
   url: string,
-  settings: { poolSize: number; connectTimeoutMs: number; operationTimeoutMs: number },
+  settings: { poolSize: number; connectTimeoutMs: number },
 ): pg.Pool {
+  // No driver query timeout: the store's own operation timeout fires and destroys the connection.
   const pool = new pg.Pool({
     connectionString: url,
     max: settings.poolSize,
     connectionTimeoutMillis: settings.connectTimeoutMs,
-    query_timeout: settings.operationTimeoutMs,
   });
   // An idle client losing its server emits on the pool; without a listener that kills the process.
   pool.on('error', () => undefined);
@@ -81,6 +81,11 @@ export class PostgresIdempotencyStore extends RelationalIdempotencyStore {
       (late) => late.release(),
     );
     let broken: Error | undefined;
+    // A checked-out client has no pool listener: its connection dying must not crash the process.
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onError);
     try {
       return await withTimeout(
         client.query<R>(config),
@@ -92,6 +97,7 @@ export class PostgresIdempotencyStore extends RelationalIdempotencyStore {
       if (isStoreTimeout(error) || !(error instanceof pg.DatabaseError)) broken = error as Error;
       throw error;
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }

@@ -1,0 +1,59 @@
+// The Knex migration creating the idempotency key table of the PostgreSQL and MySQL stores, for
+// apps that manage their schema with their own migrations (see docs/stores.md).
+import type { Knex } from 'knex';
+import { mysqlStatements } from './mysql-sql.js';
+import { postgresStatements } from './postgres-sql.js';
+import { IdempotencyStoreError, IdempotencyStoreErrorCode } from './store-errors.js';
+import { resolveRelationalSettings } from './store-settings.js';
+
+/** Options of `createIdempotencyKeysMigration`. */
+export interface IdempotencyKeysMigrationOptions {
+  /**
+   * The table to create; must match the store's `tableName`.
+   * @default 'slicekit_idempotency_keys'
+   */
+  tableName?: string;
+}
+
+/** A Knex migration module: what a file in the app's migrations folder exports. */
+export interface IdempotencyKeysMigration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+function statementsFor(knex: Knex, tableName: string) {
+  // Knex names the dialect of every client flavour: 'pg' and 'postgres' → 'postgresql',
+  // 'mysql' and 'mysql2' → 'mysql'.
+  const dialect = (knex.client as { dialect?: string }).dialect;
+  if (dialect === 'postgresql') return postgresStatements(tableName);
+  if (dialect === 'mysql') return mysqlStatements(tableName);
+  throw new IdempotencyStoreError(
+    IdempotencyStoreErrorCode.invalidSettings,
+    dialect ?? 'unknown',
+    'the idempotency key table exists for PostgreSQL and MySQL/MariaDB only',
+  );
+}
+
+/**
+ * A migration creating the key table (and its expiry index) with exactly the DDL the store's
+ * `createTable` option runs, so either way gives the same schema.
+ *
+ * @example
+ * // migrations/20250101000000_idempotency_keys.ts
+ * import { createIdempotencyKeysMigration } from '@slicekit/runtime/idempotency/postgres';
+ * export const { up, down } = createIdempotencyKeysMigration();
+ */
+export function createIdempotencyKeysMigration(
+  options: IdempotencyKeysMigrationOptions = {},
+): IdempotencyKeysMigration {
+  // Same validation as the store, so a bad name fails when the migration is loaded.
+  const { tableName } = resolveRelationalSettings('migration', { tableName: options.tableName });
+  return {
+    async up(knex) {
+      for (const statement of statementsFor(knex, tableName).createTable) await knex.raw(statement);
+    },
+    async down(knex) {
+      await knex.raw(statementsFor(knex, tableName).dropTable);
+    },
+  };
+}

@@ -1,0 +1,145 @@
+// The key table of the PostgreSQL and MySQL stores: created by the exported Knex migration or by
+// the store at start, holding only hashed keys, and emptied of expired rows by the purge.
+import { createHash } from 'node:crypto';
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { conformanceKeyInfo } from '@slicekit/runtime/testing';
+import type { StoreTimings } from '../../../runtime/src/idempotency/store.js';
+import { createIdempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/migration.js';
+import { MySqlIdempotencyStore } from '../../../runtime/src/idempotency/stores/mysql-store.js';
+import { PostgresIdempotencyStore } from '../../../runtime/src/idempotency/stores/postgres-store.js';
+import type { RelationalIdempotencyStore } from '../../../runtime/src/idempotency/stores/relational-store.js';
+import type { RelationalStoreSettings } from '../../../runtime/src/idempotency/stores/store-settings.js';
+import { useDatabase, type Dialect } from '../../support/services.js';
+
+type Make = (
+  url: string,
+  settings: RelationalStoreSettings,
+  timings: StoreTimings,
+) => RelationalIdempotencyStore;
+
+const makers: Partial<Record<Dialect, Make>> = {
+  postgres: (url, settings, timings) => new PostgresIdempotencyStore(url, settings, timings),
+  mysql: (url, settings, timings) => new MySqlIdempotencyStore(url, settings, timings),
+};
+
+const longTimings = {
+  expirationMs: 60_000,
+  inFlightReservationTimeoutMs: 30_000,
+  cachePrefix: 'idem',
+};
+const shortTimings = { expirationMs: 300, inFlightReservationTimeoutMs: 300, cachePrefix: 'idem' };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function rowCount(knex: Knex, table: string): Promise<number> {
+  const [row] = await knex(table).count({ n: '*' });
+  return Number(row?.n);
+}
+
+for (const dialect of ['postgres', 'mysql'] as const) {
+  const make = makers[dialect]!;
+
+  describe(`the ${dialect} idempotency key table`, () => {
+    const db = useDatabase(dialect);
+
+    it('is created by the exported Knex migration, and the store works on it', async () => {
+      const migration = createIdempotencyKeysMigration({ tableName: 'migrated_keys' });
+      await db.knex.migrate.latest({
+        migrationSource: {
+          getMigrations: async () => ['20250101000000_idempotency_keys'],
+          getMigrationName: (name: string) => name,
+          getMigration: async () => migration,
+        },
+      });
+      expect(await db.knex.schema.hasTable('migrated_keys')).to.equal(true);
+      const store = make(db.url, { tableName: 'migrated_keys' }, longTimings);
+      try {
+        await store.start();
+        expect(await store.isKeyProcessed(conformanceKeyInfo('after-migration'))).to.include({
+          processed: false,
+        });
+      } finally {
+        await store.close();
+      }
+      await migration.down(db.knex);
+      expect(await db.knex.schema.hasTable('migrated_keys')).to.equal(false);
+    });
+
+    it('is created by the store at start when asked, even by two instances starting at once', async () => {
+      const stores = [1, 2].map(() =>
+        make(db.url, { tableName: 'started_keys', createTable: true }, longTimings),
+      );
+      try {
+        await Promise.all(stores.map((store) => store.start()));
+        expect(await db.knex.schema.hasTable('started_keys')).to.equal(true);
+      } finally {
+        await Promise.all(stores.map((store) => store.close()));
+      }
+    });
+
+    it('stores the SHA-256 of the composite key, never the key itself', async () => {
+      const store = make(db.url, { tableName: 'hashed_keys', createTable: true }, longTimings);
+      const info = conformanceKeyInfo('secret-order-key', { scope: 'user:7' });
+      try {
+        await store.start();
+        await store.isKeyProcessed(info);
+      } finally {
+        await store.close();
+      }
+      const rows = await db.knex('hashed_keys').select('storage_key');
+      const digest = createHash('sha256')
+        .update('user:7:POST:/ORDERS:secret-order-key')
+        .digest('hex');
+      expect(rows.map((row: { storage_key: string }) => row.storage_key)).to.deep.equal([
+        `idem:${digest}`,
+      ]);
+    });
+
+    it('purges expired rows in bounded batches and keeps live ones', async () => {
+      const table = 'purged_keys';
+      const shortStore = make(
+        db.url,
+        { tableName: table, createTable: true, purgeBatchSize: 2 },
+        shortTimings,
+      );
+      const longStore = make(db.url, { tableName: table, purgeBatchSize: 2 }, longTimings);
+      try {
+        await shortStore.start();
+        await longStore.start();
+        for (const key of ['old-1', 'old-2', 'old-3', 'old-4', 'old-5']) {
+          await shortStore.isKeyProcessed(conformanceKeyInfo(key));
+        }
+        const live = conformanceKeyInfo('live');
+        const first = await longStore.isKeyProcessed(live);
+        await sleep(400);
+        expect(await longStore.purgeExpired()).to.equal(5);
+        expect(await rowCount(db.knex, table)).to.equal(1);
+        expect(await longStore.isKeyProcessed(live)).to.deep.equal({
+          processed: true,
+          response: null,
+        });
+        expect(first.processed).to.equal(false);
+      } finally {
+        await shortStore.close();
+        await longStore.close();
+      }
+    });
+
+    it('purges on its own when given an interval', async () => {
+      const table = 'interval_keys';
+      const store = make(
+        db.url,
+        { tableName: table, createTable: true, purgeIntervalMs: 100 },
+        shortTimings,
+      );
+      try {
+        await store.start();
+        await store.isKeyProcessed(conformanceKeyInfo('soon-gone'));
+        expect(await rowCount(db.knex, table)).to.equal(1);
+        while ((await rowCount(db.knex, table)) > 0) await sleep(100);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
