@@ -19,11 +19,11 @@ export class TcpProxy {
 
   /** Starts a proxy on an ephemeral local port forwarding to `target`. */
   static async start(target: ProxyTarget): Promise<TcpProxy> {
-    let proxy: TcpProxy | undefined;
-    const server = net.createServer((client) => proxy?.accept(client, target));
+    const holder: { proxy?: TcpProxy } = {};
+    const server = net.createServer((client) => holder.proxy?.accept(client, target));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = new TcpProxy(server, (server.address() as net.AddressInfo).port);
-    return proxy;
+    holder.proxy = new TcpProxy(server, (server.address() as net.AddressInfo).port);
+    return holder.proxy;
   }
 
   /** `url` with its host and port replaced by the proxy's. */
