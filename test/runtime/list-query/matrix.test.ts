@@ -52,7 +52,10 @@ const cases: Case[] = [
   { query: { search: 'a!b', pageSize: '100' }, check: (p) => expect(names(p)).to.include('a!b') },
   { query: { search: "o'r" }, check: (p) => expect(names(p)).to.include("O'Reilly") },
   // Nested members (JSON label, joined category title) and the tags collection are searched too.
-  { query: { search: 'électron', pageSize: '100' }, check: (p) => expect(p.items.length).to.be.above(0) },
+  {
+    query: { search: 'électron', pageSize: '100' },
+    check: (p) => expect(p.items.length).to.be.above(0),
+  },
   {
     query: { search: 'rouge', pageSize: '100' },
     check: (p) => {

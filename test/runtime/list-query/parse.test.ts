@@ -1,0 +1,219 @@
+// parseListQuery: paging, filters, search and ordering from req.query; every malformed input is a
+// 400 problem naming the parameter, the field and what is allowed.
+import { expect } from 'chai';
+import {
+  defineListResource,
+  ListResourceDefinitionError,
+  parseListQuery,
+  type ListQuery,
+} from '@slicekit/runtime/list-query';
+import { ProblemError } from '@slicekit/runtime/http';
+import { items } from './fixture.js';
+
+function problem(query: Record<string, unknown>): Record<string, unknown> {
+  try {
+    parseListQuery(items, query);
+  } catch (error) {
+    expect(error).to.be.instanceOf(ProblemError);
+    const p = (error as ProblemError).toProblem();
+    expect(p.status).to.equal(400);
+    expect(p.detail).to.be.a('string').and.not.be.empty;
+    return p;
+  }
+  throw new Error(`expected a 400 for ${JSON.stringify(query)}`);
+}
+
+const parse = (query: Record<string, unknown>): ListQuery => parseListQuery(items, query);
+
+describe('list query parsing', () => {
+  describe('paging', () => {
+    it('defaults to page 1 of 20', () => {
+      expect(parse({})).to.include({ pageNumber: 1, pageSize: 20, desc: false });
+    });
+    it('clamps a page number below 1 to 1 and a page size above 100 to 100', () => {
+      expect(parse({ pageNumber: '-4', pageSize: '5000' })).to.include({
+        pageNumber: 1,
+        pageSize: 100,
+      });
+    });
+    it('turns a page size below 1 into the default 20', () => {
+      expect(parse({ pageSize: '0' }).pageSize).to.equal(20);
+      expect(parse({ pageSize: '-3' }).pageSize).to.equal(20);
+    });
+    it('honours a smaller configured maximum', () => {
+      const small = defineListResource({
+        table: 't',
+        dto: { type: 'object', properties: { id: { type: 'integer' } } },
+        maxPageSize: 10,
+      });
+      expect(parseListQuery(small, {}).pageSize).to.equal(10);
+      expect(parseListQuery(small, { pageSize: '50' }).pageSize).to.equal(10);
+    });
+    it('answers 400 to a page number that is not a whole number', () => {
+      expect(problem({ pageNumber: 'two' })).to.include({ parameter: 'pageNumber' });
+      expect(problem({ pageSize: '2.5' })).to.include({ parameter: 'pageSize' });
+    });
+    it('clamps absurdly large page numbers instead of overflowing the offset', () => {
+      expect(parse({ pageNumber: '99999999999999999999999' }).pageNumber).to.equal(1_000_000_000);
+    });
+  });
+
+  describe('parameters', () => {
+    it('answers 400 to an unknown parameter, naming the accepted ones', () => {
+      const p = problem({ sort: 'name' });
+      expect(p).to.include({ parameter: 'sort' });
+      expect(p.allowed).to.include('orderBy');
+    });
+    it('accepts a parameter the route declares it handles itself', () => {
+      expect(() =>
+        parseListQuery(items, { view: 'compact' }, { allowParameters: ['view'] }),
+      ).not.to.throw();
+    });
+    it('matches parameter names case-insensitively', () => {
+      expect(parse({ PageSize: '5', ORDERBY: 'name' })).to.include({
+        pageSize: 5,
+        orderBy: 'name',
+      });
+    });
+    it('answers 400 when a single-valued parameter is repeated', () => {
+      expect(problem({ pageSize: ['5', '6'] })).to.include({ parameter: 'pageSize' });
+    });
+    it('answers 400 to a nested structure from an extended query parser', () => {
+      expect(problem({ filter: { name: 'x' } })).to.include({ parameter: 'filter' });
+    });
+  });
+
+  describe('filters', () => {
+    it('resolves camelCase, PascalCase, snake_case and kebab-case to one property', () => {
+      for (const name of ['createdOn', 'CreatedOn', 'created_on', 'created-on', 'CREATEDON']) {
+        expect(parse({ filter: `${name}:IsNull` }).filters[0]).to.deep.equal({
+          field: 'createdOn',
+          operation: 'IsNull',
+        });
+      }
+    });
+    it('splits on the first two colons only, so timestamps keep theirs', () => {
+      const [f] = parse({ filter: 'createdOn:GreaterThan:2024-05-01T10:30:00Z' }).filters;
+      expect((f!.value as Date).toISOString()).to.equal('2024-05-01T10:30:00.000Z');
+      expect(parse({ filter: 'name:Equal:a:b:c' }).filters[0]!.value).to.equal('a:b:c');
+    });
+    it('matches operation names case-insensitively', () => {
+      expect(parse({ filter: 'name:startswith:ab' }).filters[0]!.operation).to.equal('StartsWith');
+    });
+    it('reads a space before an offset as the "+" a client forgot to encode', () => {
+      const [f] = parse({ filter: 'createdOn:Equal:2024-05-01T12:00:00 02:00' }).filters;
+      expect((f!.value as Date).toISOString()).to.equal('2024-05-01T10:00:00.000Z');
+    });
+    it('treats a date-only value on a date-time field as the whole UTC day', () => {
+      const [f] = parse({ filter: 'createdOn:Equal:2024-05-01' }).filters;
+      expect(f!.value).to.deep.include({ kind: 'day', day: '2024-05-01' });
+    });
+    it('coerces every element of an In list', () => {
+      expect(parse({ filter: 'quantity:In:1, 2,3' }).filters[0]!.value).to.deep.equal([1, 2, 3]);
+      const p = problem({ filter: 'quantity:In:1,x,3' });
+      expect(p).to.include({ parameter: 'filter', field: 'quantity' });
+    });
+    it('coerces enum values case-insensitively to the declared spelling', () => {
+      expect(parse({ filter: 'status:Equal:ACTIVE' }).filters[0]!.value).to.equal('active');
+      expect(problem({ filter: 'status:Equal:gone' }).allowed).to.deep.equal([
+        'draft',
+        'active',
+        'archived',
+      ]);
+    });
+    it('normalises UUIDs, braces and all', () => {
+      expect(
+        parse({ filter: 'id:Equal:{3F2504E0-4F89-11D3-9A0C-0305E82C3301}' }).filters[0]!.value,
+      ).to.equal('3f2504e0-4f89-11d3-9a0c-0305e82c3301');
+    });
+    it('answers 400 to values that cannot be coerced, naming the field and the form', () => {
+      for (const filter of [
+        'price:Equal:cheap',
+        'quantity:Equal:1.5',
+        'isActive:Equal:yes',
+        'id:Equal:42',
+        'createdOn:Equal:yesterday',
+        'createdOn:Equal:2024-02-30',
+        'releaseDate:Equal:2024-05-01T00:00:00Z',
+      ]) {
+        const p = problem({ filter });
+        expect(p.parameter).to.equal('filter');
+        expect(p.field).to.be.a('string');
+        expect(p.allowed).to.be.ok;
+      }
+    });
+    it('answers 400 to a field the DTO does not have, listing the fields', () => {
+      const p = problem({ filter: 'ownedBy:Equal:x' });
+      expect(p).to.include({ parameter: 'filter', field: 'ownedBy' });
+      expect(p.allowed).to.include('name');
+    });
+    it('refuses computed, nested and collection members rather than failing in SQL', () => {
+      expect(problem({ filter: 'secret:Equal:x' }).detail).to.match(/computed/);
+      expect(problem({ filter: 'meta:IsNull' }).detail).to.match(/nested object/);
+      expect(problem({ filter: 'tags:IsNull' }).detail).to.match(/collection/);
+    });
+    it('answers 400 to text operations on non-text fields', () => {
+      expect(problem({ filter: 'price:Contains:1' })).to.include({ field: 'price' });
+    });
+    it('accepts IsNull in the two-part form and refuses it with a value', () => {
+      expect(parse({ filter: 'code:IsNull' }).filters).to.have.length(1);
+      expect(problem({ filter: 'code:IsNull:yes' })).to.include({ field: 'code' });
+    });
+    it('answers 400 to an operation without its value and to an unknown operation', () => {
+      expect(problem({ filter: 'name:Equal' })).to.include({ field: 'name' });
+      expect(problem({ filter: 'name:Like:x' }).allowed).to.include('Contains');
+      expect(problem({ filter: 'name' })).to.include({ parameter: 'filter' });
+    });
+    it('takes 20 filters and answers 400 to 21', () => {
+      expect(parse({ filter: Array(20).fill('code:IsNull') }).filters).to.have.length(20);
+      expect(problem({ filter: Array(21).fill('code:IsNull') })).to.include({
+        parameter: 'filter',
+      });
+    });
+  });
+
+  describe('search and ordering', () => {
+    it('treats a blank search as none and answers 400 below 2 characters', () => {
+      expect(parse({ search: '   ' }).search).to.equal(undefined);
+      expect(problem({ search: 'a' })).to.include({ parameter: 'search' });
+      expect(parse({ search: ' ab ' }).search).to.equal('ab');
+    });
+    it('resolves orderBy like a filter field and answers 400 to an unknown or unmapped one', () => {
+      expect(parse({ orderBy: 'is_active', desc: 'true' })).to.include({
+        orderBy: 'isActive',
+        desc: true,
+      });
+      expect(problem({ orderBy: 'ownedBy' })).to.include({
+        parameter: 'orderBy',
+        field: 'ownedBy',
+      });
+      expect(problem({ orderBy: 'secret' })).to.include({ parameter: 'orderBy', field: 'secret' });
+    });
+    it('answers 400 to a desc that is not a boolean', () => {
+      expect(problem({ desc: 'maybe' })).to.include({ parameter: 'desc' });
+    });
+  });
+
+  describe('definitions', () => {
+    it('refuses a broken definition at start-up with every problem listed', () => {
+      let error: unknown;
+      try {
+        defineListResource({
+          table: 'x',
+          dto: { type: 'object', properties: { name: { type: 'string' }, ref: { $ref: '#/x' } } },
+          columns: { nope: 'n' },
+          audited: true,
+        });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).to.be.instanceOf(ListResourceDefinitionError);
+      const problems = (error as ListResourceDefinitionError).problems.join('\n');
+      expect(problems)
+        .to.match(/columns\.nope/)
+        .and.match(/idProperty/)
+        .and.match(/createdOn/)
+        .and.match(/\$ref/);
+    });
+  });
+});
