@@ -1,0 +1,161 @@
+// `buildOpenApiDocument`: an OpenAPI 3.1 document from the slice descriptions of an app.
+import {
+  BEARER_SCHEME,
+  IDEMPOTENCY_PARAMETER,
+  idempotencyParameter,
+  PROBLEM_SCHEMA,
+  pagedResponseSchema,
+  problemDetailsSchema,
+  problemResponse,
+  toOpenApiSchema,
+} from './components.js';
+import { OpenApiDescriptionError } from './errors.js';
+import { listParameters } from './list-parameters.js';
+import { checkSlice, resolveOperation, type ResolvedOperation } from './operations.js';
+import type { OpenApiBuildOptions, OpenApiDocument, SliceDescription } from './types.js';
+
+const dtoRef = (name: string) => `#/components/schemas/${name}`;
+
+function operationObject(
+  slice: SliceDescription,
+  op: ResolvedOperation,
+  dtoName: string,
+  options: OpenApiBuildOptions,
+): Record<string, unknown> {
+  const d = op.description;
+  const parameters: unknown[] = [];
+  if (d.idempotent) parameters.push({ $ref: `#/components/parameters/${IDEMPOTENCY_PARAMETER}` });
+  if (d.kind === 'list') parameters.push(...listParameters(slice.dto, d.list ?? {}));
+
+  const responses: Record<string, unknown> = {};
+  const success =
+    op.status === 204
+      ? { description: 'Done; no body.' }
+      : {
+          description: d.kind === 'list' ? `One page of ${dtoName}` : `The ${dtoName}`,
+          content: {
+            'application/json': {
+              schema: { $ref: dtoRef(d.kind === 'list' ? `${dtoName}PagedResponse` : dtoName) },
+            },
+          },
+        };
+  responses[String(op.status)] = success;
+  if (d.request || d.kind === 'list' || d.idempotent || op.onItem) {
+    const reasons = [
+      d.request ? 'the body fails validation' : '',
+      d.kind === 'list' ? 'the query string is malformed' : '',
+      op.onItem ? 'the id is malformed' : '',
+      d.idempotent ? 'the idempotency key is missing or malformed' : '',
+    ].filter(Boolean);
+    responses['400'] = problemResponse(`Bad request: ${reasons.join('; ')}.`);
+  }
+  if (options.auth && options.auth !== 'none') {
+    responses['401'] = problemResponse(
+      'The bearer token is missing (when required), malformed, expired or not trusted.',
+    );
+  }
+  if (op.onItem)
+    responses['404'] = problemResponse(`No ${slice.entity} with this id is visible to the caller.`);
+  if (d.idempotent) {
+    responses['409'] = problemResponse(
+      'This idempotency key was already used, or its first request is still running.',
+    );
+  }
+
+  const operation: Record<string, unknown> = {
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: [slice.tag ?? slice.entity],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    responses,
+  };
+  if (op.requestName) {
+    operation.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: { $ref: dtoRef(op.requestName) } } },
+    };
+  }
+  return operation;
+}
+
+/**
+ * Builds the OpenAPI 3.1 document of an app from its slices' descriptions. Throws
+ * `OpenApiDescriptionError` listing every problem (bad names, two operations on one route).
+ *
+ * @example
+ * const document = buildOpenApiDocument([productSlice], { title: 'Shop API', auth: 'optional' });
+ */
+export function buildOpenApiDocument(
+  slices: readonly SliceDescription[],
+  options: OpenApiBuildOptions = {},
+): OpenApiDocument {
+  const problems = slices.flatMap((slice, i) => checkSlice(slice, i));
+  if (problems.length > 0) throw new OpenApiDescriptionError(problems);
+
+  const schemas: Record<string, unknown> = { [PROBLEM_SCHEMA]: problemDetailsSchema };
+  const paths: OpenApiDocument['paths'] = {};
+  const operationIds = new Set<string>();
+  const tags: string[] = [];
+  let idempotent = false;
+
+  for (const slice of slices) {
+    const dtoName = slice.dtoName ?? `${slice.entity}Dto`;
+    schemas[dtoName] = toOpenApiSchema(slice.dto);
+    const tag = slice.tag ?? slice.entity;
+    if (!tags.includes(tag)) tags.push(tag);
+    for (const description of slice.operations) {
+      const op = resolveOperation(slice, description);
+      const item = (paths[op.path] ??= {});
+      if (item[op.method])
+        problems.push(`${op.method.toUpperCase()} ${op.path} is described twice`);
+      if (operationIds.has(op.operationId))
+        problems.push(`operation id ${op.operationId} is used twice`);
+      operationIds.add(op.operationId);
+      if (op.onItem && !item.parameters) {
+        item.parameters = [
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            schema: slice.idSchema ?? { type: 'string', format: 'uuid' },
+          },
+        ];
+      }
+      if (description.kind === 'list')
+        schemas[`${dtoName}PagedResponse`] = pagedResponseSchema(dtoRef(dtoName));
+      if (op.requestName && description.request) {
+        if (schemas[op.requestName])
+          problems.push(`request schema ${op.requestName} is defined twice`);
+        schemas[op.requestName] = toOpenApiSchema(description.request);
+      }
+      idempotent ||= description.idempotent === true;
+      item[op.method] = operationObject(slice, op, dtoName, options);
+    }
+  }
+  if (problems.length > 0) throw new OpenApiDescriptionError(problems);
+
+  const components: OpenApiDocument['components'] = { schemas };
+  if (idempotent)
+    components.parameters = { [IDEMPOTENCY_PARAMETER]: idempotencyParameter(options) };
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    info: {
+      title: options.title ?? 'API',
+      version: options.version ?? '1.0.0',
+      ...(options.description ? { description: options.description } : {}),
+    },
+    ...(options.servers ? { servers: options.servers } : {}),
+    tags: tags.map((name) => ({ name })),
+    paths,
+    components,
+  };
+  if (options.auth && options.auth !== 'none') {
+    components.securitySchemes = {
+      [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+    };
+    // An empty requirement object means "anonymous is fine too".
+    document.security =
+      options.auth === 'required' ? [{ [BEARER_SCHEME]: [] }] : [{}, { [BEARER_SCHEME]: [] }];
+  }
+  return document;
+}

@@ -1,0 +1,120 @@
+// Shared components of every document: problem details, paged responses, the idempotency header.
+import type { JsonSchemaObject, OpenApiBuildOptions } from './types.js';
+
+export const PROBLEM_SCHEMA = 'ProblemDetails';
+export const IDEMPOTENCY_PARAMETER = 'IdempotencyKey';
+export const BEARER_SCHEME = 'bearerAuth';
+
+/** RFC 9457 problem details; extension members (field errors, list-query context) are allowed. */
+export const problemDetailsSchema: JsonSchemaObject = {
+  type: 'object',
+  description: 'RFC 9457 problem details; extension members may follow the standard ones.',
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    instance: { type: 'string' },
+  },
+  required: ['title', 'status'],
+  additionalProperties: true,
+};
+
+/** The `PagedResponse<Dto>` of a list route, matching the list-query engine's output. */
+export function pagedResponseSchema(dtoRef: string): JsonSchemaObject {
+  return {
+    type: 'object',
+    properties: {
+      items: { type: 'array', items: { $ref: dtoRef } },
+      pageCount: { type: ['integer', 'null'] },
+      pageNumber: { type: 'integer', minimum: 1 },
+      pageSize: { type: 'integer', minimum: 1 },
+      totalItemCount: { type: ['integer', 'null'], description: 'the full, unpaged count' },
+      hasNextPage: { type: 'boolean' },
+      hasPreviousPage: { type: 'boolean' },
+    },
+    required: [
+      'items',
+      'pageCount',
+      'pageNumber',
+      'pageSize',
+      'totalItemCount',
+      'hasNextPage',
+      'hasPreviousPage',
+    ],
+  };
+}
+
+export function idempotencyParameter(options: OpenApiBuildOptions): JsonSchemaObject {
+  return {
+    name: options.idempotencyHeader ?? 'X-Idempotency-Key',
+    in: 'header',
+    required: true,
+    description:
+      'A key unique to this operation attempt: a retry with the same key is answered 409 ' +
+      '(or replays the first response) instead of running again.',
+    schema: { type: 'string', minLength: 1, maxLength: options.maxIdempotencyKeyLength ?? 255 },
+  };
+}
+
+/** A problem+json response object. */
+export function problemResponse(description: string): JsonSchemaObject {
+  return {
+    description,
+    content: {
+      'application/problem+json': { schema: { $ref: `#/components/schemas/${PROBLEM_SCHEMA}` } },
+    },
+  };
+}
+
+const schemaMaps = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+]);
+const schemaValues = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
+const schemaLists = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+
+/**
+ * A request or DTO schema as OpenAPI 3.1 wants it: `$schema` and `$id` are dropped (the document
+ * declares the dialect once, and an `$id` would re-base the `$ref`s inside), and OpenAPI 3.0's
+ * `nullable: true`, which ajv also accepts, becomes a `null` type. Only schema positions are
+ * walked, so a property that happens to be called `nullable` or `$id` is kept.
+ */
+export function toOpenApiSchema(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+  const source = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (key === '$schema' || key === '$id') continue;
+    if (key === 'nullable' && typeof value === 'boolean') continue;
+    if (schemaMaps.has(key) && typeof value === 'object' && value !== null) {
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, toOpenApiSchema(v)]),
+      );
+    } else if (schemaLists.has(key) && Array.isArray(value)) {
+      out[key] = value.map(toOpenApiSchema);
+    } else if (schemaValues.has(key)) {
+      out[key] = Array.isArray(value) ? value.map(toOpenApiSchema) : toOpenApiSchema(value);
+    } else {
+      out[key] = value;
+    }
+  }
+  if (source.nullable === true && typeof source.type === 'string') {
+    out.type = [source.type, 'null'];
+  }
+  return out;
+}

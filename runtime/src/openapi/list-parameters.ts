@@ -1,0 +1,72 @@
+// The list route's query parameters, with the list-query engine's limits as schema constraints.
+import type { JsonSchemaObject, ListDescription } from './types.js';
+
+/** DTO property names of an object schema. */
+function dtoFields(dto: JsonSchemaObject): string[] {
+  const properties = dto.properties;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+}
+
+export function listParameters(dto: JsonSchemaObject, list: ListDescription): JsonSchemaObject[] {
+  const fields = dtoFields(dto);
+  const sortable = [...(list.sortable ?? fields)];
+  const filterable = [...(list.filterable ?? fields)];
+  const maxPageSize = list.maxPageSize ?? 100;
+  const parameters: JsonSchemaObject[] = [
+    {
+      name: 'pageNumber',
+      in: 'query',
+      description: '1-based page number; values below 1 are read as 1.',
+      schema: { type: 'integer', default: 1 },
+    },
+    {
+      name: 'pageSize',
+      in: 'query',
+      description: `Rows per page; below 1 means ${list.defaultPageSize ?? 20}, above ${maxPageSize} is read as ${maxPageSize}.`,
+      schema: { type: 'integer', default: list.defaultPageSize ?? 20 },
+    },
+  ];
+  if (filterable.length > 0) {
+    parameters.push({
+      name: 'filter',
+      in: 'query',
+      description:
+        'Repeatable `field:operation:value` conditions, ANDed. Operations: Equal, NotEqual, ' +
+        'GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual, Contains, NotContains, ' +
+        'StartsWith, EndsWith, In, NotIn (comma-separated values), IsNull, IsNotNull (no value). ' +
+        `Fields: ${filterable.join(', ')}.`,
+      style: 'form',
+      explode: true,
+      schema: {
+        type: 'array',
+        maxItems: list.maxFilters ?? 20,
+        items: { type: 'string', pattern: '^[^:]+:[A-Za-z]+(:.*)?$' },
+      },
+    });
+  }
+  if (list.searchable ?? true) {
+    parameters.push({
+      name: 'search',
+      in: 'query',
+      description: 'Free text matched as a substring of every string field, case-insensitively.',
+      schema: { type: 'string', minLength: list.minSearchLength ?? 2 },
+    });
+  }
+  if (sortable.length > 0) {
+    parameters.push(
+      {
+        name: 'orderBy',
+        in: 'query',
+        description: 'One DTO field; the id breaks ties.',
+        schema: { type: 'string', enum: sortable },
+      },
+      {
+        name: 'desc',
+        in: 'query',
+        description: 'Reverses the `orderBy` direction.',
+        schema: { type: 'boolean', default: false },
+      },
+    );
+  }
+  return parameters;
+}

@@ -1,0 +1,105 @@
+// The slice description: the plain data a generated slice hands to the OpenAPI builder.
+
+/** A JSON Schema (2020-12, which OpenAPI 3.1 uses); ajv draft-07 request schemas fit as they are. */
+export type JsonSchemaObject = Record<string, unknown>;
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The six generated operations (the spec's `CrudOp`). */
+export type CrudOperationKind = 'getById' | 'list' | 'create' | 'update' | 'delete' | 'action';
+
+/** What the list route accepts; mirrors the list-query engine's resource definition. */
+export interface ListDescription {
+  /** DTO fields `orderBy` accepts (camelCase). @default every DTO property */
+  sortable?: readonly string[];
+  /** DTO fields `filter` accepts. @default every DTO property */
+  filterable?: readonly string[];
+  /** Whether `search` is offered (false when the DTO has no string field). @default true */
+  searchable?: boolean;
+  /** @default 20 */
+  defaultPageSize?: number;
+  /** @default 100 */
+  maxPageSize?: number;
+  /** @default 20 */
+  maxFilters?: number;
+  /** @default 2 */
+  minSearchLength?: number;
+}
+
+export interface OperationDescription {
+  kind: CrudOperationKind;
+  /**
+   * Domain method name in PascalCase, for `update` and `action` (e.g. `ChangePrice`, `Approve`);
+   * it names the request schema (`ChangePriceProductRequest`) and the operation id.
+   */
+  name?: string;
+  /** HTTP method. @default get / get / post / put / delete / post for the six kinds */
+  method?: HttpMethod;
+  /**
+   * One path segment after `/{id}` (`approval`). @default kebab-case `name` for actions; none
+   * (the by-id route itself) for updates
+   */
+  segment?: string;
+  /** JSON Schema of the body (create, update, action). @default no body */
+  request?: JsonSchemaObject;
+  /** Name of the request schema. @default `Create<Entity>Request` or `<Name><Entity>Request` */
+  requestName?: string;
+  /** The route requires the idempotency key header (409 on a duplicate). @default false */
+  idempotent?: boolean;
+  /** Success status. @default 201 for create, 204 for delete, 200 otherwise */
+  status?: number;
+  /** One-line summary. @default derived from the kind and name */
+  summary?: string;
+  /** List parameters, for `list`. @default all DTO fields, the spec's limits */
+  list?: ListDescription;
+}
+
+/** Everything the builder needs to know about one entity's slice. */
+export interface SliceDescription {
+  /** Entity name in PascalCase, e.g. `Product`. */
+  entity: string;
+  /** Collection path, e.g. `/v1/products`. */
+  path: string;
+  /** JSON Schema of the DTO every route returns (an object with `properties`). */
+  dto: JsonSchemaObject;
+  /** Name of the DTO schema. @default `<Entity>Dto` */
+  dtoName?: string;
+  /** Schema of the `{id}` path parameter. @default { type: 'string', format: 'uuid' } */
+  idSchema?: JsonSchemaObject;
+  /** Tag grouping the slice's operations. @default the entity name */
+  tag?: string;
+  /** The routes the slice maps (what `exclude` left). */
+  operations: readonly OperationDescription[];
+}
+
+export interface OpenApiBuildOptions {
+  /** `info.title`. @default 'API' */
+  title?: string;
+  /** `info.version`. @default '1.0.0' */
+  version?: string;
+  /** `info.description`. @default undefined */
+  description?: string;
+  /** `servers`. @default undefined (same origin) */
+  servers?: { url: string; description?: string }[];
+  /**
+   * Bearer-JWT security: `optional` lists it beside anonymous access, `required` demands it and
+   * documents 401 on every route.
+   * @default 'none'
+   */
+  auth?: 'none' | 'optional' | 'required';
+  /** Idempotency key header name. @default 'X-Idempotency-Key' */
+  idempotencyHeader?: string;
+  /** Longest accepted idempotency key. @default 255 */
+  maxIdempotencyKeyLength?: number;
+}
+
+/** An OpenAPI 3.1 document; loosely typed, it is built once and served as JSON. */
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description?: string };
+  servers?: { url: string; description?: string }[];
+  tags?: { name: string }[];
+  paths: Record<string, Record<string, unknown>>;
+  components: Record<string, Record<string, unknown>>;
+  security?: Record<string, string[]>[];
+}

@@ -1,0 +1,197 @@
+// The OpenAPI document built from slice descriptions: valid 3.1, every route, every constraint.
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { expect } from 'chai';
+import {
+  buildOpenApiDocument,
+  OpenApiDescriptionError,
+  routesOf,
+  toOpenApiSchema,
+  type OpenApiDocument,
+} from '@slicekit/runtime/openapi';
+import { productRoutes, productSlice } from './product-slice.js';
+
+async function validate(document: OpenApiDocument) {
+  const validator = new Validator();
+  // The validator keeps the object it is given; a copy leaves ours untouched.
+  return validator.validate(structuredClone(document) as unknown as Record<string, unknown>);
+}
+
+type Operation = {
+  parameters?: { name?: string; $ref?: string; schema?: Record<string, unknown> }[];
+  responses: Record<string, { content?: Record<string, unknown> }>;
+  requestBody?: unknown;
+};
+const operation = (doc: OpenApiDocument, method: string, path: string) =>
+  doc.paths[path]?.[method] as Operation;
+
+describe('OpenAPI document', () => {
+  const document = buildOpenApiDocument([productSlice], { title: 'Shop API', version: '2.0.0' });
+
+  it('validates against the OpenAPI 3.1 schema', async () => {
+    const result = await validate(document);
+    expect(result.errors ?? []).to.deep.equal([]);
+    expect(result.valid).to.equal(true);
+  });
+
+  it('lists every route of the slice, and nothing else', () => {
+    expect(routesOf(document)).to.deep.equal(productRoutes);
+  });
+
+  it('carries the request constraints (required, length, range) and drops $schema / $id', () => {
+    const create = document.components.schemas?.CreateProductRequest as Record<string, unknown>;
+    expect(create).to.deep.equal({
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 150 },
+        price: { type: 'number', minimum: 0.01 },
+      },
+      required: ['name', 'price'],
+      additionalProperties: false,
+    });
+    expect(document.components.schemas).to.have.keys(
+      'ProblemDetails',
+      'ProductDto',
+      'ProductDtoPagedResponse',
+      'CreateProductRequest',
+      'ChangePriceProductRequest',
+      'ApproveProductRequest',
+    );
+  });
+
+  it('turns nullable: true into a null type', () => {
+    const approve = document.components.schemas?.ApproveProductRequest as {
+      properties: { byUser: unknown };
+    };
+    expect(approve.properties.byUser).to.deep.equal({ type: ['string', 'null'] });
+  });
+
+  it('documents the list parameters with the engine limits', () => {
+    const list = operation(document, 'get', '/v1/products');
+    const byName = Object.fromEntries((list.parameters ?? []).map((p) => [p.name, p.schema]));
+    expect(Object.keys(byName)).to.deep.equal([
+      'pageNumber',
+      'pageSize',
+      'filter',
+      'search',
+      'orderBy',
+      'desc',
+    ]);
+    expect(byName.pageSize).to.deep.equal({ type: 'integer', default: 20 });
+    expect(byName.filter).to.include({ type: 'array', maxItems: 20 });
+    expect(byName.search).to.deep.equal({ type: 'string', minLength: 2 });
+    expect(byName.orderBy).to.deep.equal({
+      type: 'string',
+      enum: ['name', 'price', 'createdOn', 'id'],
+    });
+  });
+
+  it('answers errors as problem+json: 400 with input, 404 on item routes', () => {
+    const update = operation(document, 'put', '/v1/products/{id}');
+    expect(update.responses).to.have.keys('200', '400', '404');
+    expect(update.responses['404']?.content).to.have.key('application/problem+json');
+    const list = operation(document, 'get', '/v1/products');
+    expect(list.responses).to.have.keys('200', '400');
+    expect(operation(document, 'delete', '/v1/products/{id}').responses).to.have.keys(
+      '204',
+      '400',
+      '404',
+    );
+  });
+
+  it('requires the idempotency header, and documents 409, only where the slice asks for it', () => {
+    const create = operation(document, 'post', '/v1/products');
+    expect(create.parameters).to.deep.equal([{ $ref: '#/components/parameters/IdempotencyKey' }]);
+    expect(create.responses).to.have.keys('201', '400', '409');
+    expect(document.components.parameters?.IdempotencyKey).to.include({
+      name: 'X-Idempotency-Key',
+      in: 'header',
+      required: true,
+    });
+    const approve = operation(document, 'post', '/v1/products/{id}/approval');
+    expect(approve.parameters).to.equal(undefined);
+    expect(approve.responses).to.not.have.property('409');
+  });
+
+  it('leaves the idempotency parameter out of a document with no idempotent route', () => {
+    const plain = buildOpenApiDocument([
+      {
+        ...productSlice,
+        operations: productSlice.operations.map((o) => ({ ...o, idempotent: false })),
+      },
+    ]);
+    expect(plain.components).to.not.have.property('parameters');
+  });
+
+  it('declares bearer auth and 401 responses when auth is configured', async () => {
+    const optional = buildOpenApiDocument([productSlice], { auth: 'optional' });
+    expect(optional.security).to.deep.equal([{}, { bearerAuth: [] }]);
+    expect(operation(optional, 'get', '/v1/products').responses).to.have.property('401');
+    const required = buildOpenApiDocument([productSlice], { auth: 'required' });
+    expect(required.security).to.deep.equal([{ bearerAuth: [] }]);
+    expect((await validate(required)).valid).to.equal(true);
+    expect(operation(document, 'get', '/v1/products').responses).to.not.have.property('401');
+  });
+
+  it('keeps several slices apart and still validates', async () => {
+    const orders = {
+      ...productSlice,
+      entity: 'Order',
+      path: '/v1/orders',
+      operations: [{ kind: 'getById' as const }, { kind: 'list' as const }],
+    };
+    const doc = buildOpenApiDocument([productSlice, orders]);
+    expect(routesOf(doc)).to.include.members(['GET /v1/orders', 'GET /v1/orders/{id}']);
+    expect(doc.tags).to.deep.equal([{ name: 'Product' }, { name: 'Order' }]);
+    expect((await validate(doc)).valid).to.equal(true);
+  });
+
+  it('refuses two operations on one route and lists every problem', () => {
+    try {
+      buildOpenApiDocument([
+        {
+          ...productSlice,
+          operations: [
+            { kind: 'update', name: 'ChangePrice' },
+            { kind: 'update', name: 'Rename' },
+            { kind: 'action', name: 'bad name', segment: 'a/b' },
+          ],
+        },
+      ]);
+      expect.fail('built a document with conflicting routes');
+    } catch (error) {
+      expect(error).to.be.instanceOf(OpenApiDescriptionError);
+      expect(error).to.include({ code: 'openapi_description_invalid' });
+      const problems = (error as OpenApiDescriptionError).problems;
+      expect(problems.some((p) => /PascalCase method name/.test(p))).to.equal(true);
+      expect(problems.some((p) => /one bare path segment/.test(p))).to.equal(true);
+    }
+    try {
+      buildOpenApiDocument([
+        {
+          ...productSlice,
+          operations: [
+            { kind: 'update', name: 'ChangePrice' },
+            { kind: 'update', name: 'Rename' },
+          ],
+        },
+      ]);
+      expect.fail('built a document with two operations on PUT /v1/products/{id}');
+    } catch (error) {
+      expect((error as OpenApiDescriptionError).problems).to.deep.equal([
+        'PUT /v1/products/{id} is described twice',
+      ]);
+    }
+  });
+
+  it('keeps a DTO property that is called nullable or $id', () => {
+    expect(
+      toOpenApiSchema({
+        type: 'object',
+        properties: { nullable: { type: 'boolean' }, $id: { type: 'string' } },
+      }),
+    ).to.deep.equal({
+      type: 'object',
+      properties: { nullable: { type: 'boolean' }, $id: { type: 'string' } },
+    });
+  });
+});
