@@ -46,7 +46,7 @@ function toEvent(row: OutboxRow): OutboxEvent {
  * bus.on('ProductCreated', (e) => logger.info(e.payload, 'product created'));
  * await bus.start();
  */
-export class EventBus<Events extends EventMap = EventMap> {
+export class EventBus<Events extends object = EventMap> {
   private readonly options: ResolvedEventBusOptions;
   private readonly handlers = new Map<string, EventHandler[]>();
   private timer: NodeJS.Timeout | undefined;
@@ -79,7 +79,14 @@ export class EventBus<Events extends EventMap = EventMap> {
     this.timer = setInterval(() => this.kick(), this.options.pollIntervalMs);
     // A timer alone must not keep a finished process (a CLI, a test run) alive.
     this.timer.unref();
-    await this.dispatchPending();
+    try {
+      await this.dispatchPending();
+    } catch (error) {
+      // An unreachable outbox (no migration, database down) should fail the app's start-up,
+      // not leave a timer logging the same error every second.
+      await this.stop();
+      throw error;
+    }
   }
 
   /** Stops polling and waits for the delivery in progress, if any. */

@@ -25,7 +25,10 @@ export interface OutboxEvent<Name extends string = string, Payload = unknown> {
   attempt: number;
 }
 
-/** The map an app declares from event names to payload types, e.g. `{ ProductCreated: {...} }`. */
+/**
+ * The map an app declares from event names to payload types, e.g. `{ ProductCreated: {...} }`;
+ * any interface works as the bus's type argument, this is only the untyped default.
+ */
 export type EventMap = Record<string, unknown>;
 
 /** A pino-compatible logger. */

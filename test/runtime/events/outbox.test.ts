@@ -12,7 +12,8 @@ import {
 import { claimDue } from '../../../runtime/src/events/claim.js';
 import { describeEachDatabase, type DatabaseHandle } from '../../support/services.js';
 
-interface TestEvents extends Record<string, unknown> {
+// A plain interface, as an app writes it: no index signature needed.
+interface TestEvents {
   ThingCreated: { n: number };
   ThingRenamed: { name: string };
 }
@@ -241,6 +242,15 @@ describeEachDatabase('event outbox', (db) => {
       await Promise.all(buses.splice(0).map((bus) => bus.stop()));
       await other.destroy();
     }
+  });
+
+  it('fails start() when the outbox table does not exist (migration missing)', async () => {
+    const bus = newBus({ table: 'no_such_outbox' });
+    const outcome = await bus.start().then(
+      () => 'started',
+      () => 'rejected',
+    );
+    expect(outcome).to.equal('rejected');
   });
 
   it('marks an event nobody subscribes to as dispatched', async () => {
