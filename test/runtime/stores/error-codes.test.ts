@@ -1,0 +1,17 @@
+// Every code an idempotency store can raise is documented in docs/stores.md.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { IdempotencyStoreErrorCode } from '../../../runtime/src/idempotency/stores/store-errors.js';
+
+describe('idempotency store error codes', () => {
+  it('documents every code in docs/stores.md', () => {
+    const docs = readFileSync(
+      join(import.meta.dirname, '..', '..', '..', 'docs', 'stores.md'),
+      'utf8',
+    );
+    const codes = Object.values(IdempotencyStoreErrorCode);
+    expect(codes).to.not.be.empty;
+    expect(codes.filter((code) => !docs.includes(`\`${code}\``))).to.deep.equal([]);
+  });
+});
