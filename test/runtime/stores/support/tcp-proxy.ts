@@ -1,6 +1,8 @@
 // A TCP proxy the test controls, placed between a store and its server: `pause()` makes the
 // server go silent (connections stay open, nothing is forwarded: the worst kind of outage),
 // `resume()` heals it, `dropConnections()` resets every connection like a server restart.
+// It also counts round trips on the wire: a client-to-server burst that follows a server reply
+// (or opens the connection) is one round trip, however many packets it spans.
 import net from 'node:net';
 
 export interface ProxyTarget {
@@ -10,6 +12,8 @@ export interface ProxyTarget {
 
 export class TcpProxy {
   private paused = false;
+  /** Round trips seen on the wire since the proxy started (or `resetRoundTrips()`). */
+  roundTrips = 0;
   private readonly sockets = new Set<net.Socket>();
 
   private constructor(
@@ -54,6 +58,18 @@ export class TcpProxy {
     };
     forward(client, upstream);
     forward(upstream, client);
+    let lastUp = false;
+    client.on('data', () => {
+      if (!lastUp) this.roundTrips++;
+      lastUp = true;
+    });
+    upstream.on('data', () => {
+      lastUp = false;
+    });
+  }
+
+  resetRoundTrips(): void {
+    this.roundTrips = 0;
   }
 
   /** Stops forwarding in both directions; new connections are accepted and left silent. */
