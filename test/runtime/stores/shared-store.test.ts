@@ -1,0 +1,134 @@
+// Several app processes sharing one store behave as one guard: a key runs its handler once across
+// processes, a crashed holder's key is retried after the in-flight timeout, and a silent store
+// fails requests with 500 quickly, then serves again, without restarting the process.
+import { expect } from 'chai';
+import { createIdempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/migration.js';
+import {
+  useDatabase,
+  useRedis,
+  type DatabaseHandle,
+  type RedisHandle,
+} from '../../support/services.js';
+import { startAppProcess, type AppProcess } from './support/app-process.js';
+import { TcpProxy } from './support/tcp-proxy.js';
+
+type Kind = 'postgres' | 'mysql' | 'redis';
+
+async function post(app: AppProcess, key: string, body: object = {}): Promise<number> {
+  const response = await fetch(`${app.url}/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-idempotency-key': key },
+    body: JSON.stringify(body),
+    // A hung request fails the test instead of hanging it.
+    signal: AbortSignal.timeout(20_000),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+for (const kind of ['postgres', 'mysql', 'redis'] as Kind[]) {
+  describe(`app processes sharing the ${kind} store`, function () {
+    this.timeout(60_000);
+    const side = useDatabase('postgres');
+    const storeDb: DatabaseHandle | undefined =
+      kind === 'mysql' ? useDatabase('mysql') : kind === 'postgres' ? side : undefined;
+    const redis: RedisHandle | undefined = kind === 'redis' ? useRedis() : undefined;
+    const apps: AppProcess[] = [];
+    let proxy: TcpProxy;
+    let pair: [AppProcess, AppProcess];
+    let killable: AppProcess;
+    let behindProxy: AppProcess;
+
+    const sideEffects = async (key: string) => {
+      const [row] = await side.knex('side_effects').where({ idem_key: key }).count({ n: '*' });
+      return Number(row?.n);
+    };
+
+    before(async function () {
+      this.timeout(60_000);
+      await side.knex.schema.createTable('side_effects', (table) => {
+        table.increments('id');
+        table.string('idem_key').notNullable();
+        table.integer('pid').notNullable();
+      });
+      if (storeDb) await createIdempotencyKeysMigration().up(storeDb.knex);
+      const storeUrl = storeDb?.url ?? redis!.url;
+      const target = new URL(storeUrl);
+      proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
+      const base = {
+        STORE: kind,
+        STORE_URL: storeUrl,
+        SIDE_DB_URL: side.url,
+        CACHE_PREFIX: redis ? `${redis.prefix}shared` : 'shared',
+        IN_FLIGHT_MS: '30000',
+        OPERATION_TIMEOUT_MS: '2000',
+      };
+      const started = await Promise.all([
+        startAppProcess(base),
+        startAppProcess(base),
+        startAppProcess({ ...base, IN_FLIGHT_MS: '3000' }),
+        startAppProcess({ ...base, STORE_URL: proxy.url(storeUrl), OPERATION_TIMEOUT_MS: '500' }),
+      ]);
+      apps.push(...started);
+      [pair, killable, behindProxy] = [[started[0]!, started[1]!], started[2]!, started[3]!];
+    });
+
+    after(async () => {
+      proxy?.resume();
+      await Promise.all(apps.map((app) => app.stop()));
+      await proxy?.close();
+    });
+
+    it('runs the handler exactly once for 50 concurrent requests split across two processes, over 10 rounds', async () => {
+      for (let round = 0; round < 10; round++) {
+        const key = `race-${round}`;
+        const statuses = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => post(pair[i % 2]!, key, { delayMs: 20 })),
+        );
+        expect(
+          statuses.filter((status) => status === 201),
+          `round ${round}`,
+        ).to.have.length(1);
+        expect(
+          statuses.filter((status) => status === 409),
+          `round ${round}`,
+        ).to.have.length(49);
+        expect(await sideEffects(key), `side effects in round ${round}`).to.equal(1);
+      }
+    });
+
+    it('answers 409 while a SIGKILLed handler’s reservation is live, then runs the handler once more', async () => {
+      const key = 'killed-mid-request';
+      const hanging = post(killable, key, { delayMs: 60_000 }).catch(() => 'killed');
+      while ((await sideEffects(key)) === 0) await sleep(20);
+      killable.child.kill('SIGKILL');
+      expect(await hanging).to.equal('killed');
+
+      expect(await post(pair[0], key)).to.equal(409);
+      let status = 409;
+      while (status === 409) {
+        await sleep(200);
+        status = await post(pair[1], key);
+      }
+      expect(status).to.equal(201);
+      expect(await sideEffects(key)).to.equal(2);
+      expect(await post(pair[0], key)).to.equal(409);
+    });
+
+    it('fails requests with 500 while the store is silent, and serves again once it answers', async () => {
+      expect(await post(behindProxy, 'before-outage')).to.equal(201);
+      proxy.pause();
+      try {
+        expect(await post(behindProxy, 'during-outage')).to.equal(500);
+        expect(await post(behindProxy, 'during-outage-again')).to.equal(500);
+      } finally {
+        proxy.resume();
+      }
+      expect(await sideEffects('during-outage')).to.equal(0);
+      expect(await post(behindProxy, 'after-outage')).to.equal(201);
+      expect(await sideEffects('after-outage')).to.equal(1);
+    });
+  });
+}
