@@ -14,6 +14,10 @@ const isDay = (v: unknown): v is DateOnlyRange =>
 
 const isText = (member: ScalarMember) => member.type === 'string' || member.type === 'enum';
 
+/** `?`, or the dialect's typed placeholder for whole numbers. */
+const param = (d: SqlDialect, member: ScalarMember) =>
+  member.type === 'integer' ? d.integerParam : '?';
+
 /** Escapes LIKE wildcards and the escape character itself (`!`). */
 export function escapeLike(text: string): string {
   return text.replace(/[!%_]/g, (c) => `!${c}`);
@@ -33,7 +37,7 @@ function equal(d: SqlDialect, member: ScalarMember, expr: string, value: FilterS
     const { sql, twice } = d.compareText(expr, '=');
     return { sql, bindings: twice ? [value, value] : [value] };
   }
-  return { sql: `${expr} = ?`, bindings: [value] };
+  return { sql: `${expr} = ${param(d, member)}`, bindings: [value] };
 }
 
 function compare(
@@ -51,7 +55,7 @@ function compare(
   if (isText(member) && typeof value === 'string') {
     return { sql: d.compareText(expr, COMPARISON[op]).sql, bindings: [value] };
   }
-  return { sql: `${expr} ${COMPARISON[op]} ?`, bindings: [value] };
+  return { sql: `${expr} ${COMPARISON[op]} ${param(d, member)}`, bindings: [value] };
 }
 
 function anyOf(
@@ -62,7 +66,8 @@ function anyOf(
 ): Fragment {
   const plain = values.every((v) => !isDay(v)) && !(isText(member) && d.name === 'mysql');
   if (plain) {
-    return { sql: `${expr} IN (${values.map(() => '?').join(', ')})`, bindings: [...values] };
+    const p = param(d, member);
+    return { sql: `${expr} IN (${values.map(() => p).join(', ')})`, bindings: [...values] };
   }
   const parts = values.map((v) => equal(d, member, expr, v));
   return {

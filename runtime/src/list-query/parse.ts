@@ -85,6 +85,13 @@ function collect(query: unknown, options: ParseListQueryOptions): Map<string, st
           allowed: 'text',
         });
       }
+      // PostgreSQL refuses NUL in text outright; refuse it here, the same on every database.
+      if (value.includes('\u0000')) {
+        throw invalidListQuery(`${name} contains a NUL character`, {
+          parameter: name,
+          allowed: 'text without NUL characters',
+        });
+      }
     }
     grouped.set(name, [...(grouped.get(name) ?? []), ...(values as string[])]);
   }

@@ -24,6 +24,8 @@ export interface SqlDialect {
   orderText(expr: string, isEnum: boolean): string;
   /** Suffix giving NULL the same place on every database: first ascending, last descending. */
   nullsOrder(desc: boolean): string;
+  /** The placeholder for a whole-number value (PostgreSQL would infer int4 and overflow). */
+  readonly integerParam: string;
   /** The text of `key` inside the JSON document `expr`; SQL NULL for a JSON null or a missing key. */
   jsonText(expr: string, key: string): string;
 }

@@ -15,5 +15,6 @@ export const mysql: SqlDialect = {
   orderText: (expr) => `CAST(${expr} AS BINARY)`,
   // NULL already sorts first ascending and last descending.
   nullsOrder: () => '',
+  integerParam: '?',
   jsonText: (expr, key) => `JSON_VALUE(${expr}, '$.${key}')`,
 };

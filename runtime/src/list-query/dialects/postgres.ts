@@ -10,5 +10,6 @@ export const postgres: SqlDialect = {
   orderText: (expr, isEnum) =>
     isEnum ? `CAST(${expr} AS TEXT) COLLATE "C"` : `${expr} COLLATE "C"`,
   nullsOrder: (desc) => (desc ? ' NULLS LAST' : ' NULLS FIRST'),
+  integerParam: 'CAST(? AS BIGINT)',
   jsonText: (expr, key) => `(${expr} ->> '${key}')`,
 };

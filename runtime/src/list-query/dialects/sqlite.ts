@@ -12,5 +12,6 @@ export const sqlite: SqlDialect = {
   compareText: (expr, op) => ({ sql: `${expr} ${op} ?`, twice: false }),
   orderText: (expr) => expr,
   nullsOrder: () => '',
+  integerParam: '?',
   jsonText: (expr, key) => `json_extract(${expr}, '$.${key}')`,
 };
