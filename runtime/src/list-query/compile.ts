@@ -79,7 +79,7 @@ function orderExpression(
     member.type === 'string' || member.type === 'enum'
       ? d.orderText(column, member.type === 'enum')
       : column;
-  return `${expr} ${desc ? 'DESC' : 'ASC'}${d.nullsOrder(desc)}`;
+  return `${expr} ${desc ? 'DESC' : 'ASC'}${member.nullable ? d.nullsOrder(desc) : ''}`;
 }
 
 /** The ORDER BY terms: the asked order (or the default), then the id as tie-breaker. */

@@ -90,7 +90,7 @@ export function filterFragment(
   filter: ListFilter,
 ): Fragment {
   const value = filter.value as FilterScalar;
-  const like = (pattern: string): Fragment => ({ sql: d.likeCi(expr), bindings: [pattern] });
+  const like = (pattern: string): Fragment => d.likeCi(expr, pattern);
   switch (filter.operation) {
     case 'Equal':
       return equal(d, member, expr, value);

@@ -13,6 +13,8 @@ export interface ScalarMember {
   /** Allowed values of an `enum` member, as the DTO schema lists them. */
   readonly enumValues?: readonly (string | number)[];
   readonly column: string;
+  /** False when the schema rules out null; the order then needs no NULLS FIRST/LAST. */
+  readonly nullable: boolean;
 }
 
 /** A sub-member of a nested object or of a collection element. */

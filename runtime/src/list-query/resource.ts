@@ -4,7 +4,7 @@ import type { ColumnMapping, ListResourceDefinition } from './definition.js';
 import { ListResourceDefinitionError } from './errors.js';
 import type { Member, ScalarMember, SubMember } from './members.js';
 import { fieldKey, snakeCase } from './names.js';
-import { shapeOf, type JsonSchema } from './schema.js';
+import { isNullable, shapeOf, type JsonSchema } from './schema.js';
 import { rowToDto } from './to-dto.js';
 
 /** A validated DTO description the engine resolves list queries against. */
@@ -56,6 +56,7 @@ function resolveMember(
   schema: JsonSchema,
   mapping: ColumnMapping | undefined,
   problems: string[],
+  required: ReadonlySet<string>,
 ): Member | undefined {
   const shape = shapeOf(schema);
   const at = `dto property "${property}"`;
@@ -136,6 +137,7 @@ function resolveMember(
         type: shape.type,
         ...(shape.enumValues ? { enumValues: shape.enumValues } : {}),
         column: column ?? snakeCase(property),
+        nullable: isNullable(schema) || !required.has(property),
       };
     case 'bytes':
       return { kind: 'bytes', property, column: column ?? snakeCase(property) };
@@ -208,10 +210,15 @@ export function defineListResource<Dto = Record<string, unknown>>(
   for (const key of Object.keys(columns)) {
     if (!(key in properties)) problems.push(`columns.${key} names no DTO property`);
   }
+  // NULLS FIRST/LAST (which can cost PostgreSQL its index) is left out only for members the
+  // schema both requires and types without null.
+  const required = new Set(
+    Array.isArray(definition.dto.required) ? (definition.dto.required as string[]) : [],
+  );
   const members: Member[] = [];
   const byKey = new Map<string, Member>();
   for (const [property, schema] of Object.entries(properties)) {
-    const member = resolveMember(property, schema, columns[property], problems);
+    const member = resolveMember(property, schema, columns[property], problems, required);
     if (!member) continue;
     const key = fieldKey(property);
     const clash = byKey.get(key);
@@ -252,7 +259,11 @@ export function defineListResource<Dto = Record<string, unknown>>(
 
   const id = idMember as ScalarMember;
   const resolved = members.map((m) =>
-    m.kind === 'collection' && !m.localColumn ? { ...m, localColumn: id.column } : m,
+    m.kind === 'collection' && !m.localColumn
+      ? { ...m, localColumn: id.column }
+      : m === id
+        ? { ...id, nullable: false }
+        : m,
   );
   const resolvedByKey = new Map(resolved.map((m) => [fieldKey(m.property), m]));
   return {
@@ -263,7 +274,7 @@ export function defineListResource<Dto = Record<string, unknown>>(
     defaultPageSize,
     members: resolved,
     member: (name) => resolvedByKey.get(fieldKey(name)),
-    idMember: id,
+    idMember: resolved.find((m) => m.property === id.property) as ScalarMember,
     ...(audited ? { createdOnMember: createdOn as ScalarMember } : {}),
     queryableFields: resolved.filter((m) => m.kind === 'scalar').map((m) => m.property),
     toDto: (row) => rowToDto(resolved, row) as Dto,

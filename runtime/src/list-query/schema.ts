@@ -19,7 +19,11 @@ export interface JsonSchema {
 }
 
 export type SchemaShape =
-  | { shape: 'scalar'; type: ScalarType; enumValues?: readonly (string | number)[] }
+  | {
+      shape: 'scalar';
+      type: ScalarType;
+      enumValues?: readonly (string | number)[];
+    }
   | { shape: 'object'; properties: Record<string, JsonSchema> }
   | { shape: 'array'; items: JsonSchema }
   | { shape: 'dictionary' }
@@ -49,6 +53,14 @@ function mainType(schema: JsonSchema): string | undefined {
   if (Array.isArray(schema.type)) return schema.type.find((t) => t !== 'null');
   if (schema.enum) return typeof schema.enum[0] === 'number' ? 'number' : 'string';
   return undefined;
+}
+
+/** Whether the schema admits null (`type: [.., 'null']`, `nullable`, or a null alternative). */
+export function isNullable(schema: JsonSchema): boolean {
+  if (schema.nullable === true) return true;
+  if (Array.isArray(schema.type) && schema.type.includes('null')) return true;
+  if (schema.type === 'null') return true;
+  return (schema.anyOf ?? schema.oneOf ?? []).some((s) => s.type === 'null');
 }
 
 /** Classifies one property schema. */

@@ -37,8 +37,9 @@ export function searchFragment(
   const clauses: string[] = [];
   const bindings: unknown[] = [];
   const clause = (expr: string) => {
-    clauses.push(`(${expr} IS NOT NULL AND ${d.likeCi(expr)})`);
-    bindings.push(pattern);
+    const like = d.likeCi(expr, pattern);
+    clauses.push(`(${expr} IS NOT NULL AND ${like.sql})`);
+    bindings.push(...like.bindings);
   };
   for (const m of members) {
     switch (m.kind) {
@@ -63,8 +64,9 @@ export function searchFragment(
           : m.members.filter((s) => s.type === 'string').map((s) => s.source);
         for (const source of sources) {
           const expr = names.of(alias, source);
-          inner.push(`(${expr} IS NOT NULL AND ${d.likeCi(expr)})`);
-          innerBindings.push(pattern);
+          const like = d.likeCi(expr, pattern);
+          inner.push(`(${expr} IS NOT NULL AND ${like.sql})`);
+          innerBindings.push(...like.bindings);
         }
         if (inner.length === 0) break;
         clauses.push(

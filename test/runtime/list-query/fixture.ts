@@ -5,6 +5,7 @@ import { defineListResource } from '@slicekit/runtime/list-query';
 
 export const itemDto = {
   type: 'object',
+  required: ['id', 'name', 'price', 'quantity', 'isActive', 'status', 'createdOn', 'tags'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     name: { type: 'string' },

@@ -70,7 +70,7 @@ describe('list-query SQL per dialect', () => {
 
   it('orders text in code-point order and puts NULL first ascending on every database', () => {
     expect(sql(clients.postgres, { orderBy: 'code' }).page.sql).to.include(
-      `order by "lq_items"."code" COLLATE "C" ASC NULLS FIRST, "lq_items"."id" DESC NULLS LAST`,
+      `order by "lq_items"."code" COLLATE "C" ASC NULLS FIRST, "lq_items"."id" DESC limit`,
     );
     expect(sql(clients.mysql, { orderBy: 'code' }).page.sql).to.include(
       'order by CAST(`lq_items`.`code` AS BINARY) ASC, `lq_items`.`id` DESC',
@@ -78,6 +78,20 @@ describe('list-query SQL per dialect', () => {
     expect(sql(clients.sqlite, { orderBy: 'code', desc: 'true' }).page.sql).to.include(
       `order by "lq_items"."code" DESC, "lq_items"."id" DESC`,
     );
+  });
+
+  it('leaves NULLS FIRST/LAST out for members the schema requires and types without null', () => {
+    expect(sql(clients.postgres, { orderBy: 'price', desc: 'true' }).page.sql).to.include(
+      `order by "lq_items"."price" DESC, "lq_items"."id" DESC limit`,
+    );
+  });
+
+  it('uses the native LIKE on SQLite for an ASCII pattern against an all-ASCII value', () => {
+    const { sql: text, bindings } = sql(clients.sqlite, { filter: 'name:Contains:ab' }).page;
+    expect(text).to.include(
+      `(CASE WHEN length("lq_items"."name") = length(CAST("lq_items"."name" AS BLOB)) THEN "lq_items"."name" LIKE ? ESCAPE '!' ELSE slicekit_lower("lq_items"."name") LIKE slicekit_lower(?) ESCAPE '!' END)`,
+    );
+    expect(bindings.slice(0, 2)).to.deep.equal(['%ab%', '%ab%']);
   });
 
   it('does not repeat the id when ordering by it', () => {

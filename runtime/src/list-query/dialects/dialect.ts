@@ -14,7 +14,7 @@ export interface SqlDialect {
    * `expr` matches the LIKE pattern bound to the single `?`, case-insensitively with Unicode case
    * folding, with `!` as the escape character.
    */
-  likeCi(expr: string): string;
+  likeCi(expr: string, pattern: string): { sql: string; bindings: unknown[] };
   /** `expr <op> ?` for text in code-point order (byte order of UTF-8) on every database. */
   compareText(
     expr: string,

@@ -6,7 +6,10 @@ import type { SqlDialect } from './dialect.js';
 export const mysql: SqlDialect = {
   name: 'mysql',
   quote: (identifier) => `\`${identifier.replace(/`/g, '``')}\``,
-  likeCi: (expr) => `LOWER(${expr}) LIKE LOWER(?) COLLATE utf8mb4_bin ESCAPE '!'`,
+  likeCi: (expr, pattern) => ({
+    sql: `LOWER(${expr}) LIKE LOWER(?) COLLATE utf8mb4_bin ESCAPE '!'`,
+    bindings: [pattern],
+  }),
   // For '=' the plain comparison keeps an index usable; the binary one makes it exact.
   compareText: (expr, op) =>
     op === '='

@@ -5,7 +5,7 @@ import { quoteDouble, type SqlDialect } from './dialect.js';
 export const postgres: SqlDialect = {
   name: 'postgres',
   quote: quoteDouble,
-  likeCi: (expr) => `${expr} ILIKE ? ESCAPE '!'`,
+  likeCi: (expr, pattern) => ({ sql: `${expr} ILIKE ? ESCAPE '!'`, bindings: [pattern] }),
   compareText: (expr, op) => ({ sql: `${expr} COLLATE "C" ${op} ?`, twice: false }),
   orderText: (expr, isEnum) =>
     isEnum ? `CAST(${expr} AS TEXT) COLLATE "C"` : `${expr} COLLATE "C"`,

@@ -8,7 +8,17 @@ export const SQLITE_LOWER = 'slicekit_lower';
 export const sqlite: SqlDialect = {
   name: 'sqlite',
   quote: quoteDouble,
-  likeCi: (expr) => `${SQLITE_LOWER}(${expr}) LIKE ${SQLITE_LOWER}(?) ESCAPE '!'`,
+  likeCi: (expr, pattern) => {
+    const unicode = `${SQLITE_LOWER}(${expr}) LIKE ${SQLITE_LOWER}(?) ESCAPE '!'`;
+    // eslint-disable-next-line no-control-regex
+    if (!/^[\x00-\x7f]*$/.test(pattern)) return { sql: unicode, bindings: [pattern] };
+    // An ASCII pattern against an all-ASCII value (as many characters as bytes): the native
+    // LIKE, which folds ASCII, gives the same answer without calling into JavaScript per row.
+    return {
+      sql: `(CASE WHEN length(${expr}) = length(CAST(${expr} AS BLOB)) THEN ${expr} LIKE ? ESCAPE '!' ELSE ${unicode} END)`,
+      bindings: [pattern, pattern],
+    };
+  },
   compareText: (expr, op) => ({ sql: `${expr} ${op} ?`, twice: false }),
   orderText: (expr) => expr,
   nullsOrder: () => '',
