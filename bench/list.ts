@@ -122,7 +122,7 @@ async function ensureTable(knex: Knex, dialect: Dialect): Promise<void> {
   const columns = 'id, name, code, price, quantity, is_active, status, created_on';
   if (dialect === 'postgres') {
     await knex.raw(
-      `INSERT INTO bench_items (${columns}) ${generatorSql(dialect)} FROM generate_series(1, ${ROWS}) AS s(n)`,
+      `INSERT INTO bench_items (${columns}) ${generatorSql(dialect)} FROM generate_series(1::bigint, ${ROWS}) AS s(n)`,
     );
   } else if (dialect === 'sqlite') {
     await knex.raw(
