@@ -1,0 +1,179 @@
+// The app generator's answers: their checks, their normalised form and the data the templates see.
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { fileSpecifier, packageRoot, runtimeFolder } from './app-paths.js';
+
+export const databases = ['sqlite', 'postgres', 'mysql'] as const;
+export type Database = (typeof databases)[number];
+
+/** What the `app` generator asks for; plop bypass arguments and the `slicekit new` flags set the same keys. */
+export interface AppAnswers {
+  /** npm package name of the app: lower-case letters, digits and dashes. */
+  name: string;
+  /** Folder to create; a relative path resolves against the current directory. @default the name */
+  directory?: string;
+  /** Database the app is set up for; `DATABASE_URL` can still point elsewhere. @default 'sqlite' */
+  database?: Database;
+  /** Run `npm install` in the new app. @default false */
+  install?: boolean;
+}
+
+/**
+ * Where generated apps take `slicekit` and `@slicekit/runtime` from: `file:` paths into this
+ * checkout while slicekit is unpublished, the npm registry once it is. This one line is the switch;
+ * an install of slicekit from npm has no `runtime/` folder and always uses the registry.
+ */
+export const dependencySource: 'checkout' | 'registry' = existsSync(runtimeFolder)
+  ? 'checkout'
+  : 'registry';
+
+const namePattern = /^[a-z][a-z0-9-]*$/;
+
+/** `true`, or the message a prompt shows for a name npm or a database would refuse. */
+export function checkAppName(name: unknown): true | string {
+  if (typeof name !== 'string' || name.trim() === '') return 'give the app a name, e.g. shop-api';
+  if (!namePattern.test(name) || name.length > 63) {
+    return `"${name}" is not a usable app name: use lower-case letters, digits and dashes, starting with a letter (at most 63 characters)`;
+  }
+  return true;
+}
+
+/** `true`, or the message for a database the generator does not know. */
+export function checkDatabase(database: unknown): true | string {
+  return (databases as readonly unknown[]).includes(database)
+    ? true
+    : `"${String(database)}" is not a supported database: choose ${databases.join(', ')}`;
+}
+
+/** Raised for answers the generator cannot use; the message says which and how to fix it. */
+export class AppAnswersError extends Error {
+  override name = 'AppAnswersError';
+  readonly code = 'app_answers_invalid';
+}
+
+interface Manifest {
+  version: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as Manifest;
+
+/** The version range slicekit itself is tested with, so the app gets the same packages. */
+function versionOf(name: string): string {
+  const version = manifest.dependencies?.[name] ?? manifest.devDependencies?.[name];
+  if (!version) throw new Error(`slicekit's package.json does not list ${name}`);
+  return version;
+}
+
+const drivers: Record<Database, { package: string; label: string }> = {
+  sqlite: { package: 'better-sqlite3', label: 'SQLite' },
+  postgres: { package: 'pg', label: 'PostgreSQL' },
+  mysql: { package: 'mysql2', label: 'MySQL / MariaDB' },
+};
+
+/** Everything the app templates read. */
+export interface AppTemplateData {
+  name: string;
+  /** Absolute path of the new app. */
+  directory: string;
+  database: Database;
+  databaseLabel: string;
+  isSqlite: boolean;
+  isPostgres: boolean;
+  isMysql: boolean;
+  /** `DATABASE_URL` when the variable is not set. */
+  defaultDatabaseUrl: string;
+  install: boolean;
+  /** `dependencies` of the app's package.json, sorted, as `"name": "range"` pairs. */
+  dependencies: { name: string; version: string }[];
+  devDependencies: { name: string; version: string }[];
+}
+
+function defaultDatabaseUrl(name: string, database: Database): string {
+  const databaseName = name.replaceAll('-', '_');
+  switch (database) {
+    case 'sqlite':
+      return `data/${name}.sqlite`;
+    case 'postgres':
+      return `postgres://postgres@127.0.0.1:5432/${databaseName}`;
+    case 'mysql':
+      return `mysql://root@127.0.0.1:3306/${databaseName}`;
+  }
+}
+
+function sorted(entries: Record<string, string>): { name: string; version: string }[] {
+  return Object.keys(entries)
+    .sort()
+    .map((name) => ({ name, version: entries[name] ?? '' }));
+}
+
+/**
+ * Checks the answers and derives the template data; `cwd` anchors a relative directory.
+ *
+ * @example
+ * appTemplateData({ name: 'shop', database: 'postgres' }, process.cwd());
+ */
+export function appTemplateData(answers: AppAnswers, cwd: string): AppTemplateData {
+  const name = String(answers.name ?? '').trim();
+  const database = answers.database ?? 'sqlite';
+  const problems = [checkAppName(name), checkDatabase(database)].filter((p) => p !== true);
+  if (problems.length > 0) throw new AppAnswersError(problems.join('; '));
+  const directory = resolve(cwd, answers.directory?.trim() || name);
+  const driver = drivers[database];
+  const fromCheckout = dependencySource === 'checkout';
+  const runtime = fromCheckout ? fileSpecifier(directory, runtimeFolder) : `^${manifest.version}`;
+  const slicekit = fromCheckout ? fileSpecifier(directory, packageRoot) : `^${manifest.version}`;
+  const dependencies: Record<string, string> = {
+    '@slicekit/runtime': runtime,
+    ajv: versionOf('ajv'),
+    'ajv-formats': versionOf('ajv-formats'),
+    express: versionOf('express'),
+    knex: versionOf('knex'),
+    pino: versionOf('pino'),
+    [driver.package]: versionOf(driver.package),
+  };
+  const devDependencies: Record<string, string> = {
+    slicekit,
+    ...Object.fromEntries(
+      [
+        '@eslint/js',
+        '@types/chai',
+        '@types/express',
+        '@types/mocha',
+        '@types/node',
+        '@types/supertest',
+        'chai',
+        'eslint',
+        'mocha',
+        'plop',
+        'prettier',
+        'supertest',
+        'tsx',
+        'typescript',
+        'typescript-eslint',
+      ].map((name) => [name, versionOf(name)]),
+    ),
+  };
+  return {
+    name,
+    directory,
+    database,
+    databaseLabel: driver.label,
+    isSqlite: database === 'sqlite',
+    isPostgres: database === 'postgres',
+    isMysql: database === 'mysql',
+    defaultDatabaseUrl: defaultDatabaseUrl(name, database),
+    install: answers.install === true,
+    dependencies: sorted(dependencies),
+    devDependencies: sorted(devDependencies),
+  };
+}
+
+/** The name a new app gets from its folder when none is given (`slicekit new ./shop-api`). */
+export function nameFromDirectory(directory: string): string {
+  return basename(resolve(directory))
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^[^a-z]+|-+$/g, '');
+}

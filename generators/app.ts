@@ -1,0 +1,84 @@
+// The `app` Plop generator: a new Express 5 + Knex app ready for `npx plop entity`.
+import { join } from 'node:path';
+import type { ActionType, NodePlopAPI, PlopGeneratorConfig } from 'plop';
+import { checkTargetFolder, installDependencies, linkSlicekit } from './app-actions.js';
+import {
+  appTemplateData,
+  checkAppName,
+  checkDatabase,
+  type AppAnswers,
+  type Database,
+} from './app-options.js';
+import { appTemplates } from './app-paths.js';
+
+type PromptQuestion = Extract<PlopGeneratorConfig['prompts'], unknown[]>[number];
+
+const databaseChoices: { name: string; value: Database }[] = [
+  { name: 'SQLite (a file, no server needed)', value: 'sqlite' },
+  { name: 'PostgreSQL', value: 'postgres' },
+  { name: 'MySQL / MariaDB', value: 'mysql' },
+];
+
+/** The prompts, in order; plop bypass arguments use the same names. */
+export const appPrompts: PromptQuestion[] = [
+  { type: 'input', name: 'name', message: 'App name (npm package name)', validate: checkAppName },
+  {
+    type: 'input',
+    name: 'directory',
+    message: 'Folder to create',
+    default: (answers: Partial<AppAnswers>) => answers.name,
+  },
+  {
+    type: 'list',
+    name: 'database',
+    message: 'Database',
+    choices: databaseChoices,
+    default: 'sqlite',
+    validate: checkDatabase,
+  },
+  { type: 'confirm', name: 'install', message: 'Run npm install now?', default: false },
+];
+
+/** The actions for a set of answers; a relative folder resolves against `cwd`. */
+export function appActions(answers: AppAnswers, cwd: string = process.cwd()): ActionType[] {
+  const data = appTemplateData(answers, cwd);
+  const actions: ActionType[] = [
+    checkTargetFolder(data),
+    {
+      type: 'addMany',
+      destination: data.directory,
+      base: appTemplates,
+      templateFiles: join(appTemplates, '**', '*'),
+      globOptions: { dot: true, ignore: ['**/gitignore'] },
+      data,
+      abortOnFail: true,
+      verbose: false,
+    },
+    // npm leaves `.gitignore` out of published packages, so the template goes by another name.
+    {
+      type: 'add',
+      path: join(data.directory, '.gitignore'),
+      templateFile: join(appTemplates, 'gitignore'),
+      data,
+      abortOnFail: true,
+    },
+    linkSlicekit(data),
+  ];
+  if (data.install) actions.push(installDependencies(data));
+  return actions;
+}
+
+/**
+ * Registers the `app` generator.
+ *
+ * @example
+ * // npx plop app -- --name shop --database postgres --install false
+ * export default (plop) => registerAppGenerator(plop);
+ */
+export function registerAppGenerator(plop: NodePlopAPI): void {
+  plop.setGenerator('app', {
+    description: 'a new Express 5 + Knex app (SQLite, PostgreSQL or MySQL)',
+    prompts: appPrompts,
+    actions: (answers) => appActions(answers as AppAnswers),
+  });
+}

@@ -1,0 +1,22 @@
+// The app's Knex instance and its one migration entry point, shared by start-up and `npm run migrate`.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import { migrateLatest, type MigrateLatestResult } from '@slicekit/runtime/reference-data';
+import { databaseUrl } from './config.js';
+import { dialectOf, knexConfig, migrations } from './knexfile.js';
+import type { Logger } from './logger.js';
+import { referenceData } from './reference-data.js';
+
+/** A Knex instance on `url`; for SQLite the file's folder is created first. */
+export function createKnex(url: string = databaseUrl): Knex {
+  if (dialectOf(url) === 'sqlite' && url !== ':memory:') {
+    mkdirSync(dirname(resolve(url)), { recursive: true });
+  }
+  return knexFactory(knexConfig(url));
+}
+
+/** Applies pending migrations, then the reference data in `reference-data.ts`. */
+export function migrate(knex: Knex, logger: Logger): Promise<MigrateLatestResult> {
+  return migrateLatest(knex, { migrations, referenceData, logger });
+}

@@ -1,0 +1,88 @@
+// Gives a test file its own throwaway database, migrated, and the app built on it (not listening).
+// The database is a temporary SQLite file, or a fresh database on the server DATABASE_URL names.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Express } from 'express';
+import type { Knex } from 'knex';
+import { createApp } from '../../src/app.js';
+import { databaseUrl } from '../../src/config.js';
+import {
+  databaseNameOf,
+  dropDatabase,
+  ensureDatabase,
+  withDatabaseName,
+} from '../../src/database-admin.js';
+import { createKnex, migrate } from '../../src/db.js';
+import { dialectOf } from '../../src/knexfile.js';
+import { createLogger } from '../../src/logger.js';
+
+export interface TestApp {
+  /** The Express app, ready for `request(app)`. */
+  readonly app: Express;
+  /** Knex on the test database, to arrange rows or check what a request stored. */
+  readonly knex: Knex;
+}
+
+/** Creates and migrates a throwaway database and builds the app on it; `close()` drops it. */
+export async function createTestApp(): Promise<TestApp & { close(): Promise<void> }> {
+  const suffix = `test_${randomBytes(4).toString('hex')}`;
+  const url =
+    dialectOf(databaseUrl) === 'sqlite'
+      ? join(mkdtempSync(join(tmpdir(), 'app-test-')), 'test.sqlite')
+      : withDatabaseName(databaseUrl, `${databaseNameOf(databaseUrl).slice(0, 50)}_${suffix}`);
+  await ensureDatabase(url);
+  const knex = createKnex(url);
+  const logger = createLogger('silent');
+  try {
+    await migrate(knex, logger);
+    const app = await createApp({ knex, logger });
+    return {
+      app,
+      knex,
+      async close() {
+        await knex.destroy();
+        await dropDatabase(url);
+        if (dialectOf(url) === 'sqlite') rmSync(dirname(url), { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await knex.destroy();
+    await dropDatabase(url);
+    throw error;
+  }
+}
+
+/**
+ * Registers mocha hooks giving the enclosing `describe` its own app and database. Read the members
+ * inside tests or hooks, not while the suite is declared.
+ *
+ * @example
+ * describe('products', () => {
+ *   const test = useTestApp();
+ *   it('lists nothing yet', () => request(test.app).get('/v1/products').expect(200));
+ * });
+ */
+export function useTestApp(): TestApp {
+  let current: Awaited<ReturnType<typeof createTestApp>> | undefined;
+  before(async () => {
+    current = await createTestApp();
+  });
+  after(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const get = (): TestApp => {
+    if (!current) throw new Error('the test app is not ready yet: use it inside a test or hook');
+    return current;
+  };
+  return {
+    get app() {
+      return get().app;
+    },
+    get knex() {
+      return get().knex;
+    },
+  };
+}
