@@ -1,6 +1,6 @@
 // The app generator's answers: their checks, their normalised form and the data the templates see.
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileSpecifier, packageRoot, runtimeFolder } from './app-paths.js';
 
 export const databases = ['sqlite', 'postgres', 'mysql'] as const;
@@ -168,12 +168,4 @@ export function appTemplateData(answers: AppAnswers, cwd: string): AppTemplateDa
     dependencies: sorted(dependencies),
     devDependencies: sorted(devDependencies),
   };
-}
-
-/** The name a new app gets from its folder when none is given (`slicekit new ./shop-api`). */
-export function nameFromDirectory(directory: string): string {
-  return basename(resolve(directory))
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, '-')
-    .replace(/^[^a-z]+|-+$/g, '');
 }
