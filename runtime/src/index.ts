@@ -2,7 +2,9 @@
 // generated slices. Each area also has its own subpath export; drivers load only from theirs.
 export * from './errors.js';
 export * from './http/index.js';
+export * from './idempotency/index.js';
 export * from './list-query/index.js';
+export * from './crud/index.js';
 export * from './auth/index.js';
 export * from './events/index.js';
 export * from './openapi/index.js';

@@ -1,0 +1,41 @@
+// @slicekit/runtime/crud: what generated slices are built on: the slice module and its discovery,
+// entity tables, load/call/save with audit stamping, request validation and route helpers.
+// See docs/generated-code.md.
+export { discoverSlices, type DiscoverSlicesOptions } from './discover.js';
+export {
+  CrudOptionsError,
+  EntityTableDefinitionError,
+  INVALID_REQUEST_TYPE,
+  invalidRequest,
+  NOT_FOUND_TYPE,
+  notFound,
+  SliceDiscoveryError,
+  type FieldError,
+} from './errors.js';
+export {
+  changeEntity,
+  checkId,
+  deleteEntity,
+  insertEntity,
+  loadEntity,
+  loadRow,
+} from './repository.js';
+export { crudRoute, describeMapped, mappedOps, principalOf } from './routes.js';
+export {
+  AUDIT_FIELDS,
+  defineEntityTable,
+  type EntityTable,
+  type EntityTableDefinition,
+  type FieldKind,
+  type StoredField,
+} from './table.js';
+export {
+  CRUD_OPS,
+  CrudOp,
+  type CrudLogger,
+  type CrudMapOptions,
+  type SliceDeps,
+  type SliceDto,
+  type SliceModule,
+} from './types.js';
+export { fieldErrors, requestAjv, validateBody, type ValidateBodyOptions } from './validate.js';

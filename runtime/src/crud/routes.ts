@@ -1,0 +1,69 @@
+// Small pieces the generated route files are built from: which operations to map, who the caller
+// is, and a wrapper answering a thrown ProblemError (404, 400) as problem+json.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ProblemError, sendProblem } from '../http/problem.js';
+import type { SliceDescription } from '../openapi/types.js';
+import { CrudOptionsError } from './errors.js';
+import { CRUD_OPS, type CrudMapOptions, type CrudOp } from './types.js';
+
+/**
+ * The operations left to map once `options.exclude` is applied; an unknown name is refused, so a
+ * typo cannot silently keep a route.
+ *
+ * @example
+ * const ops = mappedOps({ exclude: ['Delete'] }); ops.has('Delete') // false
+ */
+export function mappedOps(options: CrudMapOptions = {}): ReadonlySet<CrudOp> {
+  const excluded = options.exclude ?? [];
+  for (const op of excluded) {
+    if (!CRUD_OPS.includes(op)) {
+      throw new CrudOptionsError(
+        `exclude: "${String(op)}" is not a CrudOp; use ${CRUD_OPS.join(', ')}`,
+      );
+    }
+  }
+  return new Set(CRUD_OPS.filter((op) => !excluded.includes(op)));
+}
+
+/** The acting principal for audit fields: `req.user.id`, or empty when anonymous. */
+export function principalOf(req: Request): string {
+  const id = req.user?.id;
+  return typeof id === 'string' ? id : '';
+}
+
+/**
+ * Wraps an async route: a `ProblemError` it throws (unknown id, invalid id) is answered as
+ * problem+json here, anything else goes to the app's error handler.
+ */
+export function crudRoute(route: (req: Request, res: Response) => Promise<void>): RequestHandler {
+  return function runCrudRoute(req: Request, res: Response, next: NextFunction) {
+    route(req, res).catch((error: unknown) => {
+      if (error instanceof ProblemError && !res.headersSent) {
+        sendProblem(res, error.toProblem());
+        return;
+      }
+      next(error);
+    });
+  };
+}
+
+const operationKinds: Record<CrudOp, string> = {
+  GetById: 'getById',
+  GetList: 'list',
+  Create: 'create',
+  Update: 'update',
+  Delete: 'delete',
+  Action: 'action',
+};
+
+/** A slice's OpenAPI description without the operations `options.exclude` removes. */
+export function describeMapped(
+  description: SliceDescription,
+  options: CrudMapOptions = {},
+): SliceDescription {
+  const kinds = new Set([...mappedOps(options)].map((op) => operationKinds[op]));
+  return {
+    ...description,
+    operations: description.operations.filter((operation) => kinds.has(operation.kind)),
+  };
+}

@@ -1,0 +1,193 @@
+// `defineEntityTable`: how an entity class is stored, property by property, so the repository
+// helpers can turn a row into an entity and back the same way on PostgreSQL, MySQL and SQLite.
+import { snakeCase } from '../list-query/names.js';
+import { EntityTableDefinitionError } from './errors.js';
+
+/** The field types of an entity spec; each says how a value is written and read back. */
+export type FieldKind =
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'decimal'
+  | 'boolean'
+  | 'uuid'
+  | 'date'
+  | 'date-time'
+  | 'enum'
+  | 'json';
+
+const KINDS: ReadonlySet<string> = new Set<FieldKind>([
+  'string',
+  'text',
+  'integer',
+  'decimal',
+  'boolean',
+  'uuid',
+  'date',
+  'date-time',
+  'enum',
+  'json',
+]);
+
+type Row = Record<string, unknown>;
+
+/** What `defineEntityTable` takes. */
+export interface EntityTableDefinition<E> {
+  /** The table name. */
+  table: string;
+  /** Entity name for messages, e.g. `Product`. @default the class name */
+  entityName?: string;
+  /** The entity class; loaded rows become instances of it without running its constructor. */
+  entity: { prototype: E; name?: string };
+  /** Every stored property of the entity (the id included, audit and owner fields not). */
+  fields: Record<string, FieldKind>;
+  /** Column per property. @default the snake_case of each property */
+  columns?: Record<string, string>;
+  /** The key property. @default 'id' */
+  idProperty?: string;
+  /** Adds createdBy/On and updatedBy/On, stamped on save. @default false */
+  audited?: boolean;
+  /** Adds ownedBy, stamped with the creator on insert. @default false */
+  owned?: boolean;
+}
+
+/** One stored property. */
+export interface StoredField {
+  readonly property: string;
+  readonly column: string;
+  readonly kind: FieldKind;
+}
+
+/** A validated table definition; the repository helpers take it. */
+export interface EntityTable<E> {
+  readonly table: string;
+  readonly entityName: string;
+  readonly idProperty: string;
+  readonly idColumn: string;
+  readonly idKind: FieldKind;
+  readonly audited: boolean;
+  readonly owned: boolean;
+  readonly fields: readonly StoredField[];
+  /** The row to write for an entity. */
+  toRow(entity: E): Row;
+  /** The entity a stored row stands for (an instance of the class; its constructor is not run). */
+  fromRow(row: Row): E;
+}
+
+export const AUDIT_FIELDS: Readonly<Record<string, FieldKind>> = {
+  createdBy: 'string',
+  createdOn: 'date-time',
+  updatedBy: 'string',
+  updatedOn: 'date-time',
+};
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+function toDate(value: unknown): Date | unknown {
+  if (value instanceof Date) return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return new Date(Number(value));
+  if (typeof value === 'string') {
+    // SQLite's CURRENT_TIMESTAMP text has no zone and is UTC.
+    const text = value.includes('T') ? value : value.replace(' ', 'T');
+    return new Date(/(?:Z|[+-]\d\d:?\d\d)$/i.test(text) ? text : `${text}Z`);
+  }
+  return value;
+}
+
+/** Drivers hand DATE columns back as a Date at local midnight; read it back in local time. */
+function toDay(value: unknown): unknown {
+  if (value instanceof Date) {
+    return `${pad(value.getFullYear(), 4)}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
+  }
+  return typeof value === 'string' ? value.slice(0, 10) : value;
+}
+
+function read(kind: FieldKind, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (kind) {
+    case 'integer':
+    case 'decimal':
+      // PostgreSQL and MySQL hand DECIMAL back as text: Number() of it is the stored value.
+      return typeof value === 'number' ? value : Number(value);
+    case 'boolean':
+      return typeof value === 'string'
+        ? value === '1' || value === 't' || value === 'true'
+        : Boolean(Number(value));
+    case 'date-time':
+      return toDate(value);
+    case 'date':
+      return toDay(value);
+    case 'json': {
+      const text = Buffer.isBuffer(value) ? value.toString('utf8') : value;
+      return typeof text === 'string' ? JSON.parse(text) : text;
+    }
+    default:
+      return Buffer.isBuffer(value) ? value.toString('utf8') : value;
+  }
+}
+
+function write(kind: FieldKind, value: unknown): unknown {
+  if (value === undefined) return null;
+  // JSON goes in as text everywhere: pg would otherwise write a JS array as a PostgreSQL array.
+  if (kind === 'json' && value !== null) return JSON.stringify(value);
+  return value;
+}
+
+/**
+ * Describes how an entity class is stored. Throws `EntityTableDefinitionError` listing every
+ * problem, so a broken definition stops the app at start-up.
+ *
+ * @example
+ * export const productTable = defineEntityTable({
+ *   table: 'products',
+ *   entity: Product,
+ *   fields: { id: 'uuid', name: 'string', price: 'decimal', isDiscontinued: 'boolean' },
+ *   audited: true,
+ * });
+ */
+export function defineEntityTable<E>(definition: EntityTableDefinition<E>): EntityTable<E> {
+  const problems: string[] = [];
+  const table = definition.table;
+  if (typeof table !== 'string' || table.length === 0) problems.push('table must be a name');
+  const all: Record<string, FieldKind> = { ...definition.fields };
+  if (definition.owned) all.ownedBy = 'string';
+  if (definition.audited) Object.assign(all, AUDIT_FIELDS);
+  for (const [property, kind] of Object.entries(all)) {
+    if (!KINDS.has(kind)) problems.push(`fields.${property}: "${kind}" is not a field type`);
+  }
+  for (const property of Object.keys(definition.columns ?? {})) {
+    if (!(property in all)) problems.push(`columns.${property} names no field`);
+  }
+  const idProperty = definition.idProperty ?? 'id';
+  if (!(idProperty in all)) problems.push(`the id property "${idProperty}" is not in fields`);
+  if (problems.length > 0) throw new EntityTableDefinitionError(table || '?', problems);
+
+  const fields: StoredField[] = Object.entries(all).map(([property, kind]) => ({
+    property,
+    kind,
+    column: definition.columns?.[property] ?? snakeCase(property),
+  }));
+  const id = fields.find((f) => f.property === idProperty)!;
+  const prototype = definition.entity.prototype as object;
+  return {
+    table,
+    entityName: definition.entityName ?? definition.entity.name ?? table,
+    idProperty,
+    idColumn: id.column,
+    idKind: id.kind,
+    audited: definition.audited ?? false,
+    owned: definition.owned ?? false,
+    fields,
+    toRow(entity) {
+      const source = entity as Row;
+      const row: Row = {};
+      for (const f of fields) row[f.column] = write(f.kind, source[f.property]);
+      return row;
+    },
+    fromRow(row) {
+      const entity = Object.create(prototype) as Row;
+      for (const f of fields) entity[f.property] = read(f.kind, row[f.column]);
+      return entity as E;
+    },
+  };
+}

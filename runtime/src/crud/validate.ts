@@ -1,0 +1,107 @@
+// Request validation (design.md, departure 1): a body is checked against its JSON Schema with ajv
+// before the handler runs, and a bad one is answered 400 problem+json listing each field error.
+import type { RequestHandler } from 'express';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { sendProblem } from '../http/problem.js';
+import { invalidRequest, type FieldError } from './errors.js';
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+let shared: Ajv | undefined;
+
+/** The one ajv instance request schemas compile on: every error reported, formats checked. */
+export function requestAjv(): Ajv {
+  if (!shared) {
+    // multipleOfPrecision: `multipleOf: 0.01` must accept 19.99 although 19.99 / 0.01 is not
+    // exactly 1999 in binary floating point.
+    shared = new Ajv({ allErrors: true, strict: false, multipleOfPrecision: 9 });
+    addFormats(shared);
+  }
+  return shared;
+}
+
+const compiled = new WeakMap<object, ValidateFunction>();
+
+function compile(schema: object): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = requestAjv().compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+function pointerToField(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+}
+
+/** ajv's errors as field errors: `required` names the missing property, not its parent. */
+export function fieldErrors(errors: readonly ErrorObject[]): FieldError[] {
+  return errors.map((error) => {
+    const at = pointerToField(error.instancePath);
+    if (error.keyword === 'required') {
+      const missing = String((error.params as { missingProperty?: string }).missingProperty);
+      return {
+        field: at ? `${at}.${missing}` : missing,
+        message: 'is required',
+        keyword: 'required',
+      };
+    }
+    if (error.keyword === 'additionalProperties') {
+      const extra = String((error.params as { additionalProperty?: string }).additionalProperty);
+      return {
+        field: at ? `${at}.${extra}` : extra,
+        message: 'is not allowed',
+        keyword: error.keyword,
+      };
+    }
+    if (error.keyword === 'enum') {
+      const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues ?? [];
+      return {
+        field: at,
+        message: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
+        keyword: 'enum',
+      };
+    }
+    return { field: at, message: error.message ?? 'is invalid', keyword: error.keyword };
+  });
+}
+
+/** Options of `validateBody`. */
+export interface ValidateBodyOptions {
+  /** Validation on or off; off lets every body through untouched. @default true */
+  enabled?: boolean;
+}
+
+/**
+ * Middleware checking `req.body` against `schema` (compiled once, here). A missing body counts
+ * as `{}`, so an action without parameters needs none. Invalid bodies get a 400 problem whose
+ * `errors` list `{ field, message, keyword }` for each mistake.
+ *
+ * @example
+ * router.post('/products', validateBody(createProductRequestSchema), createRoute);
+ */
+export function validateBody(schema: object, options: ValidateBodyOptions = {}): RequestHandler {
+  if (options.enabled === false) {
+    return function skipValidation(req, _res, next) {
+      if (req.body === undefined) req.body = {};
+      next();
+    };
+  }
+  const validate = compile(schema);
+  return function validateRequestBody(req, res, next) {
+    if (req.body === undefined) req.body = {};
+    if (validate(req.body)) {
+      next();
+      return;
+    }
+    sendProblem(res, invalidRequest(fieldErrors(validate.errors ?? [])).toProblem());
+  };
+}

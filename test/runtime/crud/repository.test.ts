@@ -1,0 +1,133 @@
+// Load / call / save against real databases: audit stamping, a recorded updater, 404s, exact
+// decimals and date-times read back as instants.
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import {
+  changeEntity,
+  defineEntityTable,
+  deleteEntity,
+  insertEntity,
+  loadEntity,
+} from '@slicekit/runtime/crud';
+import { ProblemError } from '@slicekit/runtime/http';
+import { describeEachDatabase } from '../../support/services.js';
+
+class Gadget {
+  id: string;
+  name: string;
+  price: number;
+  active: boolean;
+  madeOn: string | null;
+  tags: Record<string, unknown> | null;
+  ownedBy = '';
+  createdBy = '';
+  createdOn = new Date();
+  updatedBy: string | null = null;
+  updatedOn: Date | null = null;
+
+  constructor(id: string, name: string, price: number) {
+    this.id = id;
+    this.name = name;
+    this.price = price;
+    this.active = true;
+    this.madeOn = '2024-02-29';
+    this.tags = { colour: 'red', sizes: [1, 2] };
+  }
+
+  approve(byUser: string): void {
+    this.updatedBy = byUser;
+  }
+}
+
+const gadgets = defineEntityTable({
+  table: 'gadgets',
+  entity: Gadget,
+  fields: {
+    id: 'uuid',
+    name: 'string',
+    price: 'decimal',
+    active: 'boolean',
+    madeOn: 'date',
+    tags: 'json',
+  },
+  audited: true,
+  owned: true,
+});
+
+const ID = '6f1c2f7e-3c1a-4e0b-9a51-2d8c5e4b7a10';
+
+async function createTable(knex: Knex): Promise<void> {
+  await knex.schema.createTable('gadgets', (t) => {
+    t.uuid('id').primary();
+    t.string('name', 150).notNullable();
+    t.decimal('price', 12, 2).notNullable();
+    t.boolean('active').notNullable();
+    t.date('made_on');
+    t.json('tags');
+    t.string('owned_by').notNullable().defaultTo('');
+    t.string('created_by').notNullable();
+    t.datetime('created_on', { precision: 3 }).notNullable();
+    t.string('updated_by');
+    t.datetime('updated_on', { precision: 3 });
+  });
+}
+
+describeEachDatabase('entity repository', (db) => {
+  before(async () => createTable(db.knex));
+
+  it('inserts a new entity stamped with its creator and owner', async () => {
+    const row = await insertEntity(db.knex, gadgets, new Gadget(ID, 'Lamp', 19.99), 'alice');
+    const stored = gadgets.fromRow(row);
+    expect(stored).to.be.instanceOf(Gadget);
+    expect(stored).to.include({ name: 'Lamp', price: 19.99, active: true, createdBy: 'alice' });
+    expect(stored).to.include({ ownedBy: 'alice', updatedBy: null, updatedOn: null });
+    expect(stored.madeOn).to.equal('2024-02-29');
+    expect(stored.tags).to.deep.equal({ colour: 'red', sizes: [1, 2] });
+    expect(stored.createdOn).to.be.instanceOf(Date);
+    expect(Math.abs(stored.createdOn.getTime() - Date.now())).to.be.below(60_000);
+  });
+
+  it('keeps decimals exact, with no floating-point noise', async () => {
+    const row = await changeEntity(db.knex, gadgets, ID, 'bob', (g) => {
+      g.price = 1234567890.12;
+    });
+    expect(gadgets.fromRow(row).price).to.equal(1234567890.12);
+  });
+
+  it('stamps the principal as updater when a change records none', async () => {
+    const row = await changeEntity(db.knex, gadgets, ID, 'bob', (g) => {
+      g.active = false;
+    });
+    const stored = gadgets.fromRow(row);
+    expect(stored).to.include({ active: false, updatedBy: 'bob', createdBy: 'alice' });
+    expect(stored.updatedOn).to.be.instanceOf(Date);
+  });
+
+  it('keeps the updater a change records, even the one already stored', async () => {
+    await changeEntity(db.knex, gadgets, ID, 'bob', (g) => g.approve('carol'));
+    const row = await changeEntity(db.knex, gadgets, ID, 'dave', (g) => g.approve('carol'));
+    expect(gadgets.fromRow(row).updatedBy).to.equal('carol');
+  });
+
+  it('answers 404 for an unknown id and 400 for a malformed one', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    const unknown = await failure(loadEntity(db.knex, gadgets, missing));
+    expect(unknown).to.be.instanceOf(ProblemError).with.property('status', 404);
+    const malformed = await failure(changeEntity(db.knex, gadgets, 'nope', '', () => undefined));
+    expect(malformed).to.be.instanceOf(ProblemError).with.property('status', 400);
+    const gone = await failure(deleteEntity(db.knex, gadgets, missing));
+    expect(gone).to.be.instanceOf(ProblemError).with.property('status', 404);
+  });
+
+  it('deletes a row once', async () => {
+    await deleteEntity(db.knex, gadgets, ID);
+    expect(await db.knex('gadgets').count({ n: '*' }).first()).to.satisfy(
+      (r: { n: number | string }) => Number(r.n) === 0,
+    );
+  });
+});
