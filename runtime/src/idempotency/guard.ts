@@ -1,0 +1,104 @@
+// The guard's per-request flow on a covered route: validate the key, ask the store, answer a
+// duplicate (409 or replay), or run the handler and record or release its outcome.
+import type { NextFunction, Request, Response } from 'express';
+import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
+import { captureResponse, failCapture } from './capture.js';
+import { buildKeyInfo } from './key-info.js';
+import { IdempotentConflictHandling } from './options.js';
+import { sendConflict, sendKeyProblem, type KeyRule } from './problems.js';
+import { guardRuntimeOf, routeTemplates, type GuardRuntime } from './runtime.js';
+import { resolveScope } from './scope.js';
+import type { CachedResponse } from './store.js';
+
+const GUARDED = Symbol('slicekit.idempotency.guarded');
+type GuardedRequest = Request & { [GUARDED]?: true };
+
+/** The header set on every replayed response. */
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** Presence, length and pattern, in that order; `undefined` when the key is valid. */
+export function keyRuleBroken(key: string | null, runtime: GuardRuntime): KeyRule | undefined {
+  if (key === null || key.trim() === '') return 'required';
+  if (key.length > runtime.options.maxIdempotencyKeyLength) return 'max-length';
+  if (!runtime.matches(key)) return 'pattern';
+  return undefined;
+}
+
+/**
+ * The route template: mount paths + route path as declared (so `/orders/:id`, not `/orders/7`).
+ * When a route is reachable through several mounts, or a path is a RegExp or an array, the
+ * matched mount path (`req.baseUrl`) stands in for the mount template.
+ */
+function endpointOf(req: Request): string {
+  const route = req.route as { path?: unknown } | undefined;
+  const template = route ? routeTemplates.get(route) : undefined;
+  if (template) return template;
+  return req.baseUrl + (typeof route?.path === 'string' ? route.path : req.path);
+}
+
+function replay(res: Response, cached: CachedResponse): void {
+  res.status(cached.statusCode);
+  res.setHeader(REPLAYED_HEADER, 'true');
+  if (cached.body === null) {
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Type', cached.contentType);
+  res.setHeader('Content-Length', cached.body.length);
+  res.end(cached.body);
+}
+
+/**
+ * The middleware `requiredIdempotentKey()` returns, and the one start-up inserts into routes a
+ * group covers. A request passes through it at most once, so a route covered twice is guarded once.
+ */
+export async function requiredIdempotentKeyGuard(
+  req: Request,
+  res: Response,
+  next: NextFunction,
+): Promise<void> {
+  const request = req as GuardedRequest;
+  if (request[GUARDED]) return next();
+  request[GUARDED] = true;
+  const runtime = guardRuntimeOf(req.app);
+  if (!runtime) {
+    throw new IdempotencyConfigError(
+      IdempotencyErrorCode.notStarted,
+      'a route requires an idempotency key but the app was not prepared: call `await prepareApp(app)` or `await startApp(app)` before serving requests',
+    );
+  }
+  const { options, store } = runtime;
+  const header = req.get(options.idempotencyHeaderKey);
+  const key = typeof header === 'string' ? header : null;
+  const broken = keyRuleBroken(key, runtime);
+  if (broken) return sendKeyProblem(res, options, broken);
+
+  const info = buildKeyInfo(key, req.method, endpointOf(req), resolveScope(req, options));
+  // Not caught: a store failure here reaches the app's error handler (500), per the spec.
+  const check = await store.isKeyProcessed(info);
+  if (!check.processed) {
+    captureResponse(req, res, runtime, info, check.reservation);
+    return next();
+  }
+  options.logger.debug(
+    { idempotencyKey: info.safeKey, method: info.method, endpoint: info.endpoint },
+    check.response
+      ? 'idempotency: duplicate of a completed request'
+      : 'idempotency: duplicate of a request in flight',
+  );
+  if (check.response && options.conflictHandling === IdempotentConflictHandling.CachedResult) {
+    return replay(res, check.response);
+  }
+  sendConflict(res, options, check.response === null);
+}
+
+/** Appended to every guarded route: a thrown handler error releases the key, then propagates. */
+export function releaseOnError(
+  err: unknown,
+  req: Request,
+  _res: Response,
+  next: NextFunction,
+): void {
+  failCapture(req);
+  next(err);
+}

@@ -1,0 +1,36 @@
+// @slicekit/runtime/idempotency: the idempotency guard for Express, its options and registration,
+// the store contract, and the in-process memory store.
+export * from './store.js';
+export {
+  IdempotentConflictHandling,
+  defaultIdempotencyOptions,
+  type ConfigureIdempotency,
+  type IdempotencyOptions,
+  type JsonSerializerOptions,
+  type KeyScopeResolver,
+  type ResolvedIdempotencyOptions,
+} from './options.js';
+export type { Duration } from './duration.js';
+export { IdempotencyConfigError, IdempotencyErrorCode, OptionsValidationError } from './errors.js';
+export { silentLogger, type IdempotencyLogger } from './logger.js';
+export { buildKeyInfo, safeKeyOf } from './key-info.js';
+export { resolveScope } from './scope.js';
+export { DEFAULT_KEY_PATTERN, KEY_PATTERN_TIMEOUT_MS } from './pattern.js';
+export { IN_FLIGHT_RETRY_AFTER_SECONDS } from './problems.js';
+export { REPLAYED_HEADER } from './guard.js';
+export {
+  addIdempotentKey,
+  addIdempotentKeyWithStore,
+  type IdempotencyApp,
+  type IdempotencyKeyStoreFactory,
+  type IdempotencyStoreSource,
+} from './registration.js';
+export { requiredIdempotentKey } from './coverage.js';
+export {
+  MEMORY_STORE_WARNING,
+  closeIdempotency,
+  prepareApp,
+  startApp,
+  type PreparedIdempotency,
+  type StartAppOptions,
+} from './startup.js';

@@ -1,0 +1,53 @@
+// The guard's own answers: 400 for a bad key, 409 for a duplicate, as RFC 9457 problem+json.
+import type { Response } from 'express';
+import { PROBLEM_CONTENT_TYPE, type ProblemDetails } from '../http/problem.js';
+import type { ResolvedIdempotencyOptions } from './options.js';
+
+/** Which key rule failed, in the order the rules are checked. */
+export type KeyRule = 'required' | 'max-length' | 'pattern';
+
+/** Seconds a client should wait before retrying a key that is still in flight. */
+export const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
+
+function send(res: Response, options: ResolvedIdempotencyOptions, problem: ProblemDetails): void {
+  const { replacer, space } = options.jsonSerializerOptions;
+  const body = JSON.stringify(problem, replacer as (key: string, value: unknown) => unknown, space);
+  res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(body);
+}
+
+/** 400: the key header is missing or blank, too long, or does not match the pattern. */
+export function sendKeyProblem(
+  res: Response,
+  options: ResolvedIdempotencyOptions,
+  rule: KeyRule,
+): void {
+  const header = options.idempotencyHeaderKey;
+  const detail = {
+    required: `The ${header} header is required and must not be blank.`,
+    'max-length': `The ${header} header must be at most ${options.maxIdempotencyKeyLength} characters long.`,
+    pattern: `The ${header} header does not match the required pattern ${options.idempotencyKeyPattern}.`,
+  }[rule];
+  send(res, options, { title: 'Bad Request', status: 400, detail, header, rule });
+}
+
+/**
+ * 409: a duplicate. While the first request is still in flight the answer carries
+ * `Retry-After`, in both conflict modes, since there is nothing to replay yet.
+ */
+export function sendConflict(
+  res: Response,
+  options: ResolvedIdempotencyOptions,
+  inFlight: boolean,
+): void {
+  const header = options.idempotencyHeaderKey;
+  if (inFlight) res.setHeader('Retry-After', String(IN_FLIGHT_RETRY_AFTER_SECONDS));
+  send(res, options, {
+    title: 'Conflict',
+    status: 409,
+    detail: inFlight
+      ? `A request with this ${header} is still being processed; retry later.`
+      : `A request with this ${header} has already been processed.`,
+    header,
+    state: inFlight ? 'in-flight' : 'completed',
+  });
+}

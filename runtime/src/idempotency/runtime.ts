@@ -1,0 +1,30 @@
+// What the guard needs at request time, per app, set once by the start-up step: the resolved
+// options, the started store, the compiled key matcher, and each guarded route's template.
+import type { KeyMatcher } from './pattern.js';
+import type { ResolvedIdempotencyOptions } from './options.js';
+import type { IdempotencyKeyStore } from './store.js';
+
+export interface GuardRuntime {
+  readonly options: ResolvedIdempotencyOptions;
+  readonly store: IdempotencyKeyStore;
+  readonly matches: KeyMatcher;
+}
+
+const runtimes = new WeakMap<object, GuardRuntime>();
+
+/** Full route templates (mount paths + route path) of guarded routes; `null` when ambiguous. */
+export const routeTemplates = new WeakMap<object, string | null>();
+
+export function setGuardRuntime(app: object, runtime: GuardRuntime | undefined): void {
+  if (runtime) runtimes.set(app, runtime);
+  else runtimes.delete(app);
+}
+
+/** The runtime of `app`, or of the app it is mounted in (a sub-app inherits its parent's). */
+export function guardRuntimeOf(app: object | undefined): GuardRuntime | undefined {
+  for (let current = app as { parent?: object } | undefined; current; current = current.parent) {
+    const runtime = runtimes.get(current);
+    if (runtime) return runtime;
+  }
+  return undefined;
+}

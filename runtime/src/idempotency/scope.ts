@@ -1,0 +1,33 @@
+// The caller scope of a request: who the key belongs to, so that two callers sending the same
+// key to the same route never collide.
+import { createHmac } from 'node:crypto';
+import type { Request } from 'express';
+import { principalId } from '../auth/user.js';
+import type { ResolvedIdempotencyOptions } from './options.js';
+
+/**
+ * The default chain, first link that applies wins:
+ * 1. `user:<id>` from the authenticated principal, `req.user.id` (set by `authenticate()` from
+ *    `@slicekit/runtime/auth`, or any middleware that sets `req.user`);
+ * 2. with `scopeHmacSecret`: `auth:<hex HMAC-SHA256 of the Authorization header>`; the raw header
+ *    and the secret are never logged or stored, only this digest;
+ * 3. with `includeClientIpInScope`: `ip:<req.ip>` (honours Express's `trust proxy` setting);
+ * 4. otherwise `''` (unscoped).
+ * A `keyScopeResolver` replaces the whole chain; its `null`/`undefined` means `''`.
+ */
+export function resolveScope(req: Request, options: ResolvedIdempotencyOptions): string {
+  if (options.keyScopeResolver) return options.keyScopeResolver(req) ?? '';
+  const user = principalId(req);
+  if (user !== undefined) return `user:${user}`;
+  if (options.scopeHmacSecret !== null) {
+    const authorization = req.headers.authorization;
+    if (authorization) {
+      const digest = createHmac('sha256', options.scopeHmacSecret)
+        .update(authorization, 'utf8')
+        .digest('hex');
+      return `auth:${digest}`;
+    }
+  }
+  if (options.includeClientIpInScope && req.ip) return `ip:${req.ip}`;
+  return '';
+}

@@ -1,0 +1,123 @@
+// The start-up step: validate the winning registration's options, build and start its store,
+// log the memory-store warning, and fix route coverage, all before the app listens.
+import type { Server } from 'node:http';
+import type { Application } from 'express';
+import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
+import { applyCoverage, planCoverage } from './coverage.js';
+import {
+  defaultIdempotencyOptions,
+  resolveIdempotencyOptions,
+  type ResolvedIdempotencyOptions,
+} from './options.js';
+import { compileKeyPattern } from './pattern.js';
+import { buildStore, registrationOf } from './registration.js';
+import { guardRuntimeOf, setGuardRuntime } from './runtime.js';
+import type { IdempotencyKeyStore } from './store.js';
+import { MemoryIdempotencyStore } from './stores/memory.js';
+import { validateIdempotencyOptions } from './validate-options.js';
+
+/** What `prepareApp` resolved: the options in force and the started store. */
+export interface PreparedIdempotency {
+  readonly options: ResolvedIdempotencyOptions;
+  readonly store: IdempotencyKeyStore;
+}
+
+const preparing = new WeakMap<object, Promise<PreparedIdempotency | undefined>>();
+
+/** The message of the one warning logged per start while the memory store is in use. */
+export const MEMORY_STORE_WARNING =
+  'idempotency: keys live in process memory (the default memory store); they are lost on restart and not shared between instances, so duplicates reaching another instance run again. Register a PostgreSQL, MySQL or Redis store for production.';
+
+/**
+ * Prepares the guard of `app`: validates options (`OptionsValidationError` lists every broken
+ * rule), builds and starts the store, logs the memory-store warning, and decides route coverage.
+ * Call it after every route is registered and before the app serves requests; calling it again
+ * returns the same result. Resolves `undefined` when no guard is registered and no route needs one.
+ *
+ * @example
+ * addIdempotentKey(app);
+ * app.post('/orders', requiredIdempotentKey(), createOrder);
+ * await prepareApp(app);
+ * app.listen(3000);
+ */
+export function prepareApp(app: Application): Promise<PreparedIdempotency | undefined> {
+  let prepared = preparing.get(app);
+  if (!prepared) {
+    prepared = prepare(app);
+    preparing.set(app, prepared);
+    // A failed start may be retried after fixing the cause (for example a database coming up).
+    prepared.catch(() => preparing.delete(app));
+  }
+  return prepared;
+}
+
+async function prepare(app: Application): Promise<PreparedIdempotency | undefined> {
+  const plans = planCoverage(app);
+  const registration = registrationOf(app);
+  if (!registration) {
+    if (plans.length === 0) return undefined;
+    throw new IdempotencyConfigError(
+      IdempotencyErrorCode.notRegistered,
+      `${plans.length} route(s) require an idempotency key but no guard is registered: call addIdempotentKey(app) or addIdempotentKeyWithStore(app, store)`,
+    );
+  }
+  const configured = defaultIdempotencyOptions();
+  // Only the winning registration's callback runs; callbacks are never merged.
+  registration.configure?.(configured);
+  validateIdempotencyOptions(configured);
+  const options = resolveIdempotencyOptions(configured);
+  const store = buildStore(registration.source, {
+    expirationMs: options.expirationMs,
+    inFlightReservationTimeoutMs: options.inFlightReservationTimeoutMs,
+    cachePrefix: options.cachePrefix,
+  });
+  await store.start?.();
+  if (store instanceof MemoryIdempotencyStore)
+    options.logger.warn({ store: 'memory' }, MEMORY_STORE_WARNING);
+  applyCoverage(plans);
+  setGuardRuntime(app, {
+    options,
+    store,
+    matches: compileKeyPattern(options.idempotencyKeyPattern),
+  });
+  return { options, store };
+}
+
+/** Where `startApp` listens. */
+export interface StartAppOptions {
+  /** @default process.env.PORT, else 3000 */
+  port?: number;
+  /** @default undefined (every interface) */
+  host?: string;
+}
+
+/**
+ * `prepareApp(app)`, then `app.listen`; resolves the listening server. Closing the server closes
+ * the guard's store.
+ *
+ * @example
+ * const server = await startApp(app, { port: 3000 });
+ */
+export async function startApp(app: Application, options: StartAppOptions = {}): Promise<Server> {
+  await prepareApp(app);
+  const port = options.port ?? Number(process.env.PORT ?? 3000);
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening: Server = options.host
+      ? app.listen(port, options.host, (error?: Error) =>
+          error ? reject(error) : resolve(listening),
+        )
+      : app.listen(port, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  });
+  server.once('close', () => void closeIdempotency(app));
+  return server;
+}
+
+/** Closes the store the guard of `app` started (pools, timers); the guard must be prepared again. */
+export async function closeIdempotency(app: Application): Promise<void> {
+  const prepared = preparing.get(app);
+  preparing.delete(app);
+  const runtime = guardRuntimeOf(app);
+  setGuardRuntime(app, undefined);
+  const result = await prepared?.catch(() => undefined);
+  await (result?.store ?? runtime?.store)?.close?.();
+}

@@ -1,0 +1,173 @@
+// The in-process idempotency store, the default: atomic within one process, nothing kept past
+// its expiry, and memory bounded by the keys still inside their window.
+import { randomUUID } from 'node:crypto';
+import {
+  storageKey,
+  type CachedResponse,
+  type IdempotencyKeyStore,
+  type IdempotentKeyInfo,
+  type KeyCheckResult,
+  type StoreTimings,
+} from '../store.js';
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** One stored key. Replaced (never mutated) on each state change, so queue entries go stale. */
+interface Entry {
+  readonly key: string;
+  /** When this state ends: the reservation's timeout, or the response's expiry (epoch ms). */
+  readonly deadline: number;
+  /** The holder's token while in flight; `null` once completed. */
+  readonly reservation: string | null;
+  readonly response: CachedResponse | null;
+}
+
+/**
+ * A FIFO of entries in deadline order. Reservations all live `inFlightReservationTimeoutMs` and
+ * responses all live `expirationMs`, so entries pushed in time order are (nearly) sorted by
+ * deadline: expiring is popping the head, O(1) per key, with no heap.
+ */
+class DeadlineQueue {
+  private items: Entry[] = [];
+  private head = 0;
+
+  push(entry: Entry): void {
+    this.items.push(entry);
+  }
+
+  peek(): Entry | undefined {
+    return this.items[this.head];
+  }
+
+  shift(): void {
+    this.items[this.head++] = undefined as unknown as Entry;
+    // Compact now and then, so the array does not grow without bound under steady traffic.
+    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/**
+ * Keys live in this process only: lost on restart and not shared between instances, so this store
+ * suits development, tests and single-instance apps. Each operation runs to completion without
+ * awaiting, which is what makes check-and-reserve indivisible in one process.
+ */
+export class MemoryIdempotencyStore implements IdempotencyKeyStore {
+  private readonly entries = new Map<string, Entry>();
+  private reservations = new DeadlineQueue();
+  private responses = new DeadlineQueue();
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
+
+  constructor(private readonly timings: StoreTimings) {}
+
+  /** Keys currently held (in flight or completed and unexpired, plus any not yet swept). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  isKeyProcessed(keyInfo: IdempotentKeyInfo): Promise<KeyCheckResult> {
+    const now = Date.now();
+    this.sweep(now);
+    const key = storageKey(this.timings.cachePrefix, keyInfo);
+    const current = this.entries.get(key);
+    if (current && current.deadline > now) {
+      return Promise.resolve({ processed: true, response: current.response });
+    }
+    // Absent, expired, or a reservation past its timeout: reserve (or reclaim) in this same step.
+    const reservation = randomUUID();
+    const entry: Entry = {
+      key,
+      deadline: now + this.timings.inFlightReservationTimeoutMs,
+      reservation,
+      response: null,
+    };
+    this.entries.set(key, entry);
+    this.reservations.push(entry);
+    this.arm(entry.deadline);
+    return Promise.resolve({ processed: false, reservation });
+  }
+
+  markKeyAsProcessed(
+    keyInfo: IdempotentKeyInfo,
+    response: CachedResponse,
+    reservation: string,
+  ): Promise<boolean> {
+    const now = Date.now();
+    const key = storageKey(this.timings.cachePrefix, keyInfo);
+    const current = this.entries.get(key);
+    // Fencing: only the current holder completes; a reclaimed or released token writes nothing.
+    if (!current || current.reservation !== reservation) return Promise.resolve(false);
+    const ceiling = now + this.timings.expirationMs;
+    const expiresAt = response.expiresAt?.getTime() ?? ceiling;
+    const entry: Entry = {
+      key,
+      deadline: Math.min(expiresAt, ceiling),
+      reservation: null,
+      response,
+    };
+    this.entries.set(key, entry);
+    this.responses.push(entry);
+    this.arm(entry.deadline);
+    return Promise.resolve(true);
+  }
+
+  releaseReservation(keyInfo: IdempotentKeyInfo, reservation: string): Promise<void> {
+    const key = storageKey(this.timings.cachePrefix, keyInfo);
+    if (this.entries.get(key)?.reservation === reservation) this.entries.delete(key);
+    return Promise.resolve();
+  }
+
+  /** Drops every key and the expiry timer. */
+  close(): Promise<void> {
+    this.entries.clear();
+    this.reservations = new DeadlineQueue();
+    this.responses = new DeadlineQueue();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    return Promise.resolve();
+  }
+
+  /** Forgets every entry whose deadline has passed; stale queue slots are skipped. */
+  private sweep(now: number): void {
+    this.drain(this.reservations, now);
+    this.drain(this.responses, now);
+  }
+
+  private drain(queue: DeadlineQueue, now: number): void {
+    for (let entry = queue.peek(); entry && entry.deadline <= now; entry = queue.peek()) {
+      // Only delete when the map still holds this very entry (not a newer state of the key).
+      if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+      queue.shift();
+    }
+  }
+
+  /**
+   * Keeps one unref'd timer at the earliest pending deadline, so memory returns to baseline
+   * without traffic, and the timer never keeps the process alive.
+   */
+  private arm(deadline: number): void {
+    if (this.timer && this.timerAt <= deadline) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = deadline;
+    // setTimeout fires at once for delays past 2^31-1 ms; wake up then and re-arm instead.
+    const delay = Math.min(Math.max(0, deadline - Date.now()) + 1, MAX_TIMER_MS);
+    this.timer = setTimeout(() => this.onTimer(), delay);
+    this.timer.unref();
+  }
+
+  private onTimer(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const now = Date.now();
+    this.sweep(now);
+    const next = Math.min(
+      this.reservations.peek()?.deadline ?? Infinity,
+      this.responses.peek()?.deadline ?? Infinity,
+    );
+    if (next !== Infinity) this.arm(next);
+  }
+}
