@@ -64,8 +64,12 @@ function anyOf(
   expr: string,
   values: readonly FilterScalar[],
 ): Fragment {
-  const plain = values.every((v) => !isDay(v)) && !(isText(member) && d.name === 'mysql');
-  if (plain) {
+  const days = values.some(isDay);
+  if (!days && isText(member)) {
+    const { sql, twice } = d.textIn(expr, values.length);
+    return { sql, bindings: twice ? [...values, ...values] : [...values] };
+  }
+  if (!days) {
     const p = param(d, member);
     return { sql: `${expr} IN (${values.map(() => p).join(', ')})`, bindings: [...values] };
   }

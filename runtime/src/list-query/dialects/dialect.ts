@@ -20,6 +20,8 @@ export interface SqlDialect {
     expr: string,
     op: '=' | '<>' | '<' | '<=' | '>' | '>=',
   ): { sql: string; twice: boolean };
+  /** `expr IN (...)` for `count` text values, exact (code points) on every database. */
+  textIn(expr: string, count: number): { sql: string; twice: boolean };
   /** The expression ordering text members in code-point order. */
   orderText(expr: string, isEnum: boolean): string;
   /** Suffix giving NULL the same place on every database: first ascending, last descending. */
@@ -47,6 +49,9 @@ export function dialectName(knex: Knex): DialectName {
       );
   }
 }
+
+/** `?, ?, ?` for `count` values. */
+export const marks = (count: number): string => Array(count).fill('?').join(', ');
 
 /** Double-quote quoting shared by PostgreSQL and SQLite. */
 export const quoteDouble = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;

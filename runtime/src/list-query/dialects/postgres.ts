@@ -1,12 +1,13 @@
 // PostgreSQL parts: ILIKE (Unicode folding follows the database's LC_CTYPE; any UTF-8 locale,
 // C.UTF-8 included, folds é/É), COLLATE "C" for code-point order, NULLS FIRST/LAST.
-import { quoteDouble, type SqlDialect } from './dialect.js';
+import { marks, quoteDouble, type SqlDialect } from './dialect.js';
 
 export const postgres: SqlDialect = {
   name: 'postgres',
   quote: quoteDouble,
   likeCi: (expr, pattern) => ({ sql: `${expr} ILIKE ? ESCAPE '!'`, bindings: [pattern] }),
   compareText: (expr, op) => ({ sql: `${expr} COLLATE "C" ${op} ?`, twice: false }),
+  textIn: (expr, count) => ({ sql: `${expr} IN (${marks(count)})`, twice: false }),
   orderText: (expr, isEnum) =>
     isEnum ? `CAST(${expr} AS TEXT) COLLATE "C"` : `${expr} COLLATE "C"`,
   nullsOrder: (desc) => (desc ? ' NULLS LAST' : ' NULLS FIRST'),

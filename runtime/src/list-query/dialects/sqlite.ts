@@ -1,7 +1,7 @@
 // SQLite parts. Its LIKE folds ASCII only, so both sides go through slicekit_lower(), a
 // JavaScript toLowerCase() registered on each better-sqlite3 connection (see sqlite-functions.ts).
 // Text compares and orders by bytes (BINARY), which is code-point order for UTF-8.
-import { quoteDouble, type SqlDialect } from './dialect.js';
+import { marks, quoteDouble, type SqlDialect } from './dialect.js';
 
 export const SQLITE_LOWER = 'slicekit_lower';
 
@@ -20,6 +20,7 @@ export const sqlite: SqlDialect = {
     };
   },
   compareText: (expr, op) => ({ sql: `${expr} ${op} ?`, twice: false }),
+  textIn: (expr, count) => ({ sql: `${expr} IN (${marks(count)})`, twice: false }),
   orderText: (expr) => expr,
   nullsOrder: () => '',
   integerParam: '?',
