@@ -3,7 +3,13 @@
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { listHandler } from '@slicekit/runtime/list-query';
+import knexFactory from 'knex';
+import {
+  listHandler,
+  listQueryAfterCreate,
+  parseListQuery,
+  runListQuery,
+} from '@slicekit/runtime/list-query';
 import { useDatabase } from '../../support/services.js';
 import { createDataset, items } from './fixture.js';
 
@@ -90,5 +96,33 @@ describe('list handler', () => {
     expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
     expect(JSON.stringify(res.body)).not.to.match(/missing_table|SQLITE/);
     expect(logged).to.have.length(1);
+  });
+
+  it('runs inside a transaction and sees its uncommitted rows', async () => {
+    const trx = await db.knex.transaction();
+    try {
+      await trx('lq_items')
+        .where('id', '00000000-0000-4000-8000-000000000001')
+        .update({ name: 'Ünique' });
+      const page = await runListQuery(trx, items, parseListQuery(items, { search: 'üniq' }));
+      expect(page.items.map((i) => i.name)).to.deep.equal(['Ünique']);
+    } finally {
+      await trx.rollback();
+    }
+  });
+
+  it('installs the Unicode lower-case function on new SQLite connections', async () => {
+    const knex = knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename: ':memory:' },
+      useNullAsDefault: true,
+      pool: { afterCreate: listQueryAfterCreate() },
+    });
+    try {
+      const [row] = await knex.raw(`select slicekit_lower('ÉCOLE Ω') as v`);
+      expect(row.v).to.equal('école ω');
+    } finally {
+      await knex.destroy();
+    }
   });
 });
