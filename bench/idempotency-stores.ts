@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type { Server } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
@@ -16,7 +17,15 @@ import { RedisIdempotencyStore } from '../runtime/src/idempotency/stores/redis-s
 import { conformanceKeyInfo } from '../runtime/src/testing/index.js';
 import { serviceUrls, uniqueName, withDatabase } from '../test/support/services.js';
 import { TcpProxy } from '../test/runtime/stores/support/tcp-proxy.js';
-import { interimGuard } from '../test/runtime/stores/support/interim-guard.js';
+import {
+  requiredIdempotentKey,
+  silentLogger,
+  startApp,
+  type ConfigureIdempotency,
+} from '@slicekit/runtime/idempotency';
+import { addIdempotencyWithMySqlStore } from '@slicekit/runtime/idempotency/mysql';
+import { addIdempotencyWithPostgresStore } from '@slicekit/runtime/idempotency/postgres';
+import { addIdempotencyWithRedisStore } from '@slicekit/runtime/idempotency/redis';
 
 export type StoreKind = 'postgres' | 'mysql' | 'redis';
 export const storeKinds: readonly StoreKind[] = ['postgres', 'mysql', 'redis'];
@@ -94,10 +103,6 @@ function makeStore(kind: StoreKind, url: string): IdempotencyKeyStore {
   return new RedisIdempotencyStore(url, {}, timings);
 }
 
-/** The guard on a store, as an Express middleware. */
-export type GuardFactory = (store: IdempotencyKeyStore) => RequestHandler;
-const defaultGuard: GuardFactory = (store) => interimGuard(store, '/GUARDED');
-
 /** Round trips per store operation, counted on the wire over `samples` operations each. */
 async function countRoundTrips(kind: StoreKind, url: string, samples = 200) {
   const target = new URL(url);
@@ -172,62 +177,70 @@ export interface StoreBenchResult {
  * Measures every store: guarded throughput beside the unguarded route (same app, same run), and
  * round trips per reserve, complete and replay.
  */
-export async function benchStores(
-  options: { seconds?: number; guard?: GuardFactory } = {},
-): Promise<StoreBenchResult> {
+export async function benchStores(options: { seconds?: number } = {}): Promise<StoreBenchResult> {
   const seconds = options.seconds ?? Number(process.env.BENCH_SECONDS ?? 3);
-  const guard = options.guard ?? defaultGuard;
   const backends = new Map<StoreKind, Backend>();
-  const stores = new Map<StoreKind, IdempotencyKeyStore>();
-  const app = express();
-  app.use(express.json());
+  const servers: Server[] = [];
   const handler: RequestHandler = (req, res) => {
     res.status(201).json({ id: randomUUID(), name: req.body?.name });
   };
-  app.post('/plain', handler);
+  const listen = async (app: express.Express) => {
+    const server = await startApp(app, { port: 0, host: '127.0.0.1' });
+    servers.push(server);
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
   try {
+    const plainApp = express();
+    plainApp.use(express.json());
+    plainApp.post('/orders', handler);
+    const plainUrl = await listen(plainApp);
+    // One app per store, registered the way an application would, with the same handler.
+    const guardedUrls = new Map<StoreKind, string>();
     for (const kind of storeKinds) {
       const backend = await backendFor(kind);
       backends.set(kind, backend);
-      const store = makeStore(kind, backend.url);
-      await store.start?.();
-      stores.set(kind, store);
-      app.post(`/guarded/${kind}`, guard(store), handler);
+      const app = express();
+      app.use(express.json());
+      const connection = { connection: backend.url, createTable: true };
+      const configure: ConfigureIdempotency = (o) => {
+        o.cachePrefix = timings.cachePrefix;
+        o.logger = silentLogger;
+      };
+      if (kind === 'postgres') addIdempotencyWithPostgresStore(app, connection, configure);
+      else if (kind === 'mysql') addIdempotencyWithMySqlStore(app, connection, configure);
+      else addIdempotencyWithRedisStore(app, { connection: backend.url }, configure);
+      app.post('/orders', requiredIdempotentKey(), handler);
+      guardedUrls.set(kind, await listen(app));
     }
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
-      // Plain first and last: the ratio uses their mean, so drift during the run cancels out.
-      const plainBefore = await throughput(url, '/plain', seconds);
-      const guarded = new Map<StoreKind, AutocannonResult>();
-      for (const kind of storeKinds)
-        guarded.set(kind, await throughput(url, `/guarded/${kind}`, seconds));
-      const plainAfter = await throughput(url, '/plain', seconds);
-      const plain = (plainBefore.requests.average + plainAfter.requests.average) / 2;
-      const rows = [{ route: 'unguarded', requestsPerSecond: plain, ratio: 1 }];
-      const json: Record<string, number> = {};
-      for (const kind of storeKinds) {
-        const result = guarded.get(kind)!;
-        if (result.non2xx > 0 || result.errors > 0) {
-          throw new Error(`${kind}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-        }
-        const ratio = result.requests.average / plain;
-        rows.push({ route: `guarded, ${kind}`, requestsPerSecond: result.requests.average, ratio });
-        json[`${kind}_new_vs_plain`] = Number(ratio.toFixed(3));
-      }
-      for (const kind of storeKinds) {
-        const trips = await countRoundTrips(kind, backends.get(kind)!.url);
-        json[`${kind}_roundtrips_reserve`] = trips.reserve;
-        json[`${kind}_roundtrips_complete`] = trips.complete;
-        json[`${kind}_roundtrips_replay`] = trips.replay;
-      }
-      return { rows, json };
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
+    // Plain first and last: the ratio uses their mean, so drift during the run cancels out.
+    const plainBefore = await throughput(plainUrl, '/orders', seconds);
+    const guarded = new Map<StoreKind, AutocannonResult>();
+    for (const kind of storeKinds) {
+      guarded.set(kind, await throughput(guardedUrls.get(kind)!, '/orders', seconds));
     }
+    const plainAfter = await throughput(plainUrl, '/orders', seconds);
+    const plain = (plainBefore.requests.average + plainAfter.requests.average) / 2;
+    const rows = [{ route: 'unguarded', requestsPerSecond: plain, ratio: 1 }];
+    const json: Record<string, number> = {};
+    for (const kind of storeKinds) {
+      const result = guarded.get(kind)!;
+      if (result.non2xx > 0 || result.errors > 0) {
+        throw new Error(`${kind}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+      }
+      const ratio = result.requests.average / plain;
+      rows.push({ route: `guarded, ${kind}`, requestsPerSecond: result.requests.average, ratio });
+      json[`${kind}_new_vs_plain`] = Number(ratio.toFixed(3));
+    }
+    for (const kind of storeKinds) {
+      const trips = await countRoundTrips(kind, backends.get(kind)!.url);
+      json[`${kind}_roundtrips_reserve`] = trips.reserve;
+      json[`${kind}_roundtrips_complete`] = trips.complete;
+      json[`${kind}_roundtrips_replay`] = trips.replay;
+    }
+    return { rows, json };
   } finally {
-    await Promise.all([...stores.values()].map((store) => store.close?.()));
+    // Closing a server started by startApp also closes its store.
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     await Promise.all([...backends.values()].map((backend) => backend.drop()));
   }
 }

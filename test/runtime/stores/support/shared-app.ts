@@ -1,17 +1,20 @@
-// A child-process app sharing an idempotency store with its siblings: POST /orders records one
-// side-effect row per handler run (in PostgreSQL), optionally waits, then answers 201.
+// A child-process app sharing an idempotency store with its siblings, registered through the
+// store's own registration function: POST /orders records one side-effect row per handler run
+// (in PostgreSQL), optionally waits, then answers 201.
 // Configured by environment: STORE (postgres | mysql | redis), STORE_URL, SIDE_DB_URL,
 // CACHE_PREFIX, IN_FLIGHT_MS, OPERATION_TIMEOUT_MS. Prints {"port": n} once listening.
+import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pg from 'pg';
-import type {
-  IdempotencyKeyStore,
-  StoreTimings,
-} from '../../../../runtime/src/idempotency/store.js';
-import { MySqlIdempotencyStore } from '../../../../runtime/src/idempotency/stores/mysql-store.js';
-import { PostgresIdempotencyStore } from '../../../../runtime/src/idempotency/stores/postgres-store.js';
-import { RedisIdempotencyStore } from '../../../../runtime/src/idempotency/stores/redis-store.js';
-import { interimGuard } from './interim-guard.js';
+import {
+  requiredIdempotentKey,
+  silentLogger,
+  startApp,
+  type ConfigureIdempotency,
+} from '@slicekit/runtime/idempotency';
+import { addIdempotencyWithMySqlStore } from '@slicekit/runtime/idempotency/mysql';
+import { addIdempotencyWithPostgresStore } from '@slicekit/runtime/idempotency/postgres';
+import { addIdempotencyWithRedisStore } from '@slicekit/runtime/idempotency/redis';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -19,27 +22,29 @@ const env = (name: string): string => {
   return value;
 };
 
-const timings: StoreTimings = {
-  expirationMs: 60_000,
-  inFlightReservationTimeoutMs: Number(env('IN_FLIGHT_MS')),
-  cachePrefix: env('CACHE_PREFIX'),
-};
-const timeouts = {
+const app = express();
+app.use(express.json());
+
+const connection = {
+  connection: env('STORE_URL'),
   operationTimeoutMs: Number(env('OPERATION_TIMEOUT_MS')),
   connectTimeoutMs: 1000,
 };
-const makers: Record<string, () => IdempotencyKeyStore> = {
-  postgres: () => new PostgresIdempotencyStore(env('STORE_URL'), timeouts, timings),
-  mysql: () => new MySqlIdempotencyStore(env('STORE_URL'), timeouts, timings),
-  redis: () => new RedisIdempotencyStore(env('STORE_URL'), timeouts, timings),
+const configure: ConfigureIdempotency = (options) => {
+  options.inFlightReservationTimeout = Number(env('IN_FLIGHT_MS'));
+  options.cachePrefix = env('CACHE_PREFIX');
+  options.logger = silentLogger;
 };
-const store = makers[env('STORE')]!();
-await store.start?.();
+const register = {
+  postgres: () => addIdempotencyWithPostgresStore(app, connection, configure),
+  mysql: () => addIdempotencyWithMySqlStore(app, connection, configure),
+  redis: () => addIdempotencyWithRedisStore(app, connection, configure),
+}[env('STORE')];
+if (!register) throw new Error(`unknown STORE ${env('STORE')}`);
+register();
 
 const sideEffects = new pg.Pool({ connectionString: env('SIDE_DB_URL'), max: 20 });
-const app = express();
-app.use(express.json());
-app.post('/orders', interimGuard(store, '/ORDERS'), async (req, res) => {
+app.post('/orders', requiredIdempotentKey(), async (req, res) => {
   const key = req.get('x-idempotency-key');
   await sideEffects.query('insert into side_effects (idem_key, pid) values ($1, $2)', [
     key,
@@ -49,10 +54,12 @@ app.post('/orders', interimGuard(store, '/ORDERS'), async (req, res) => {
   if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   res.status(201).json({ key, pid: process.pid });
 });
+// A store failure reaches here: answer a bare 500 without printing a stack per request.
+app.use(
+  (_error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    res.status(500).json({ title: 'Internal Server Error' });
+  },
+);
 
-const server = app.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  process.stdout.write(
-    `${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`,
-  );
-});
+const server = await startApp(app, { port: 0, host: '127.0.0.1' });
+process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
