@@ -31,11 +31,7 @@ export { MAX_IN_ELEMENTS } from './parse-filter.js';
 export { defineListResource, type ListResource } from './resource.js';
 export { runListQuery, type RunListQueryOptions } from './run.js';
 export type { JsonSchema } from './schema.js';
-export {
-  ensureSqliteFunctions,
-  listQueryAfterCreate,
-  registerSqliteFunctions,
-} from './sqlite-functions.js';
+export { listQueryAfterCreate, registerSqliteFunctions } from './sqlite-functions.js';
 export {
   FilterOperations,
   type DateOnlyRange,

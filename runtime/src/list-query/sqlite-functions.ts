@@ -1,7 +1,6 @@
 // SQLite's LIKE and lower() fold ASCII only ('É' stays 'É'). The engine compares through
 // slicekit_lower(), a JavaScript toLowerCase() registered on each better-sqlite3 connection, so
 // SQLite folds é/É like PostgreSQL and MariaDB do.
-import type { Knex } from 'knex';
 import { SQLITE_LOWER } from './dialects/index.js';
 
 /** The part of a better-sqlite3 `Database` this module uses. */
@@ -49,22 +48,4 @@ export function listQueryAfterCreate(
     if (next) next(connection, done);
     else done(null, connection);
   };
-}
-
-/**
- * Makes sure the connection the next query will use has the functions, for apps that built
- * their Knex without `listQueryAfterCreate`. Knex gives better-sqlite3 a pool of one connection,
- * so registering on the connection acquired here covers the queries that follow.
- */
-export async function ensureSqliteFunctions(knex: Knex): Promise<void> {
-  const client = knex.client as {
-    acquireConnection(): Promise<unknown>;
-    releaseConnection(connection: unknown): Promise<unknown>;
-  };
-  const connection = await client.acquireConnection();
-  try {
-    registerSqliteFunctions(connection);
-  } finally {
-    await client.releaseConnection(connection);
-  }
 }
