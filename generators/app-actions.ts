@@ -9,7 +9,8 @@ import { isInside, packageRoot } from './app-paths.js';
 
 /** Fails when the target folder exists and holds anything, so no file of the user is replaced. */
 export function checkTargetFolder(data: AppTemplateData): CustomActionFunction {
-  return function checkTargetFolder() {
+  // Async, so that node-plop reports a throw as a failure with its message.
+  return async function checkTargetFolder() {
     if (existsSync(data.directory) && readdirSync(data.directory).length > 0) {
       throw new Error(
         `${data.directory} is not empty: choose a new folder, or empty this one first`,
@@ -25,7 +26,7 @@ export function checkTargetFolder(data: AppTemplateData): CustomActionFunction {
  * plopfile import `slicekit/plop` the same way an installed app would.
  */
 export function linkSlicekit(data: AppTemplateData): CustomActionFunction {
-  return function linkSlicekit() {
+  return async function linkSlicekit() {
     if (data.install || !isInside(data.directory, packageRoot)) {
       return 'slicekit comes from npm install';
     }
@@ -39,7 +40,7 @@ export function linkSlicekit(data: AppTemplateData): CustomActionFunction {
 
 /** Runs `npm install` in the new app, showing npm's output. */
 export function installDependencies(data: AppTemplateData): CustomActionFunction {
-  return function installDependencies() {
+  return async function installDependencies() {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const result = spawnSync(npm, ['install'], {
       cwd: data.directory,
