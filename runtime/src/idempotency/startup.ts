@@ -13,7 +13,6 @@ import { compileKeyPattern } from './pattern.js';
 import { buildStore, registrationOf } from './registration.js';
 import { guardRuntimeOf, setGuardRuntime } from './runtime.js';
 import type { IdempotencyKeyStore } from './store.js';
-import { MemoryIdempotencyStore } from './stores/memory.js';
 import { validateIdempotencyOptions } from './validate-options.js';
 
 /** What `prepareApp` resolved: the options in force and the started store. */
@@ -72,8 +71,8 @@ async function prepare(app: Application): Promise<PreparedIdempotency | undefine
     cachePrefix: options.cachePrefix,
   });
   await store.start?.();
-  if (store instanceof MemoryIdempotencyStore)
-    options.logger.warn({ store: 'memory' }, MEMORY_STORE_WARNING);
+  // Only the default registration resolves to the in-process store; any other store is silent.
+  if (!registration.explicit) options.logger.warn({ store: 'memory' }, MEMORY_STORE_WARNING);
   applyCoverage(plans);
   setGuardRuntime(app, {
     options,

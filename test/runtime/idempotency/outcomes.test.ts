@@ -1,0 +1,169 @@
+// Which outcomes are recorded: the inclusive status window plus extra statuses. Anything else,
+// a thrown error or a dropped connection releases the key at once, so the retry runs as new.
+// Store failures: while checking they reach the error handler (500); while recording they are
+// logged and the client still gets the handler's response.
+import { expect } from 'chai';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import request from 'supertest';
+import {
+  addIdempotentKeyWithStore,
+  prepareApp,
+  requiredIdempotentKey,
+  type IdempotencyKeyStore,
+  type StoreTimings,
+} from '@slicekit/runtime/idempotency';
+import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
+import { guardedApp, recordingLogger, Runs } from './support/app.js';
+
+/** Answers the status in `?status=`; counts runs. */
+function statusRoute(runs: Runs) {
+  return (req: Request, res: Response) => {
+    res.status(Number(req.query.status)).json({ run: runs.hit(String(req.query.status)) });
+  };
+}
+
+async function statusApp(configure?: Parameters<typeof guardedApp>[1]) {
+  return guardedApp((app, runs) => {
+    app.post('/outcome', requiredIdempotentKey(), statusRoute(runs));
+  }, configure);
+}
+
+async function twice(app: express.Express, status: number, key = `k-${status}`) {
+  const send = () => request(app).post(`/outcome?status=${status}`).set('X-Idempotency-Key', key);
+  return [await send(), await send()] as const;
+}
+
+describe('idempotency guard: cacheable outcomes', () => {
+  for (const status of [200, 201, 299]) {
+    it(`records a ${status}, so its duplicate is refused`, async () => {
+      const { app, runs } = await statusApp();
+      const [first, second] = await twice(app, status);
+      expect(first.status).to.equal(status);
+      expect(second.status).to.equal(409);
+      expect(runs.of(String(status))).to.equal(1);
+    });
+  }
+
+  for (const status of [302, 400, 404, 422, 500]) {
+    it(`does not record a ${status}: the retry runs the handler again`, async () => {
+      const { app, runs } = await statusApp();
+      const [first, second] = await twice(app, status);
+      expect(first.status).to.equal(status);
+      expect(second.status).to.equal(status);
+      expect(runs.of(String(status))).to.equal(2);
+    });
+  }
+
+  it('records statuses listed in additionalCacheableStatusCodes', async () => {
+    const { app, runs } = await statusApp(
+      (o) => (o.additionalCacheableStatusCodes = new Set([404])),
+    );
+    const [, second] = await twice(app, 404);
+    expect(second.status).to.equal(409);
+    expect(runs.of('404')).to.equal(1);
+  });
+
+  it('uses a configured window, inclusive at both ends', async () => {
+    const { app, runs } = await statusApp((o) => {
+      o.minStatusCodeForCaching = 201;
+      o.maxStatusCodeForCaching = 202;
+    });
+    expect((await twice(app, 200))[1].status).to.equal(200);
+    expect((await twice(app, 201))[1].status).to.equal(409);
+    expect((await twice(app, 202))[1].status).to.equal(409);
+    expect((await twice(app, 203))[1].status).to.equal(203);
+    expect([runs.of('200'), runs.of('201'), runs.of('202'), runs.of('203')]).to.deep.equal([
+      2, 1, 1, 2,
+    ]);
+  });
+
+  it('releases the key when the handler throws, so the retry runs as a new request', async () => {
+    let calls = 0;
+    const { app } = await guardedApp((app) => {
+      app.post('/flaky', requiredIdempotentKey(), async (_req, res) => {
+        calls += 1;
+        if (calls === 1) throw new Error('first attempt fails');
+        res.status(201).json({ calls });
+      });
+      app.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
+        // An error handler that answers 2xx must not turn the failed attempt into a cached one.
+        res.status(200).json({ handled: err.message });
+      });
+    });
+    const first = await request(app).post('/flaky').set('X-Idempotency-Key', 'k').expect(200);
+    expect(first.body).to.deep.equal({ handled: 'first attempt fails' });
+    const retry = await request(app).post('/flaky').set('X-Idempotency-Key', 'k').expect(201);
+    expect(retry.body).to.deep.equal({ calls: 2 });
+  });
+
+  it('releases the key when the client disconnects before the handler answers', async () => {
+    let release!: () => void;
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    const { app, runs } = await guardedApp((app, runs) => {
+      app.post('/hang', requiredIdempotentKey(), (req, res) => {
+        runs.hit('hang');
+        req.socket.on('close', release);
+        if (runs.of('hang') > 1) res.status(201).json({ ok: true });
+      });
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const aborted = request(server).post('/hang').set('X-Idempotency-Key', 'k').timeout(100);
+      await aborted.then(
+        () => expect.fail('the hanging request answered'),
+        () => undefined,
+      );
+      await answered;
+      await request(server).post('/hang').set('X-Idempotency-Key', 'k').expect(201);
+      expect(runs.of('hang')).to.equal(2);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('idempotency guard: store failures', () => {
+  function failing(what: 'check' | 'record', timings: StoreTimings): IdempotencyKeyStore {
+    const inner = new MemoryIdempotencyStore(timings);
+    return {
+      isKeyProcessed: (info) =>
+        what === 'check' ? Promise.reject(new Error('store down')) : inner.isKeyProcessed(info),
+      markKeyAsProcessed: () => Promise.reject(new Error('store write failed')),
+      releaseReservation: (info, token) => inner.releaseReservation(info, token),
+    };
+  }
+
+  async function appOn(what: 'check' | 'record') {
+    const app = express();
+    app.set('env', 'test'); // keeps Express's default error handler from printing the 500
+    const logger = recordingLogger();
+    const runs = new Runs();
+    addIdempotentKeyWithStore(
+      app,
+      (timings) => failing(what, timings),
+      (o) => (o.logger = logger),
+    );
+    app.post('/orders', requiredIdempotentKey(), (_req, res) => {
+      res.status(201).json({ run: runs.hit('orders') });
+    });
+    await prepareApp(app);
+    return { app, logger, runs };
+  }
+
+  it('lets a failure while checking the key reach the error handler as a 500', async () => {
+    const { app, runs } = await appOn('check');
+    await request(app).post('/orders').set('X-Idempotency-Key', 'k').expect(500);
+    expect(runs.of('orders')).to.equal(0);
+  });
+
+  it('logs a failure while recording and still sends the handler response', async () => {
+    const { app, logger } = await appOn('record');
+    const ok = await request(app).post('/orders').set('X-Idempotency-Key', 'rec-1').expect(201);
+    expect(ok.body).to.deep.equal({ run: 1 });
+    const errors = logger.entries.filter((e) => e.level === 'error');
+    expect(errors).to.have.length(1);
+    expect(errors[0]!.obj).to.include({ idempotencyKey: 'rec-1', endpoint: '/ORDERS' });
+    expect(logger.text()).to.contain('store write failed');
+  });
+});
