@@ -27,14 +27,18 @@ async function generate(answers: Record<string, unknown>) {
 }
 
 describe('app generator', () => {
-  const scratch = scratchFolder('app-generator');
-  after(() => scratch.remove());
+  let scratch: ReturnType<typeof scratchFolder>;
+  before(() => {
+    scratch = scratchFolder('app-generator');
+  });
+  after(() => scratch?.remove());
 
   for (const database of ['sqlite', 'postgres', 'mysql'] as const) {
     describe(`for ${database}`, () => {
-      const directory = join(scratch.path, database, 'shop');
+      let directory: string;
 
       before(async () => {
+        directory = join(scratch.path, database, 'shop');
         const { failures } = await generate({ name: 'shop', directory, database, install: false });
         expect(failures).to.deep.equal([]);
       });
