@@ -169,4 +169,15 @@ describe('registering the guard on a Redis store', () => {
       await closeIdempotency(app);
     }
   });
+
+  it('fails the app start, without retrying forever, when Redis does not answer', async () => {
+    const { app } = appWithRoute();
+    addIdempotencyWithRedisStore(
+      app,
+      { connection: 'redis://127.0.0.1:1', operationTimeoutMs: 300 },
+      quiet,
+    );
+    const error = await prepareApp(app).catch((caught: unknown) => caught);
+    expect(error).to.have.property('code', 'idempotency_store_timeout');
+  });
 });

@@ -166,8 +166,13 @@ export class RedisIdempotencyStore implements IdempotencyKeyStore {
   }
 
   async start(): Promise<void> {
-    if (!this.client.isOpen) {
+    if (this.client.isOpen) return;
+    try {
       await withTimeout(this.client.connect(), this.timeoutMs, 'redis', 'connecting');
+    } catch (error) {
+      // The failed start is final for this instance: stop our client's reconnect loop.
+      if (this.owned?.isOpen) this.owned.destroy();
+      throw error;
     }
   }
 
