@@ -1,11 +1,13 @@
 // Store part of the idempotency benchmark: guarded-route throughput on PostgreSQL, MySQL and
 // Redis beside the unguarded route in the same run, and store round trips per operation counted
-// on the wire (through a TCP proxy that counts request bursts). Runs alone or from
-// bench/idempotency.ts, which prints the JSON line.
+// on the wire (through a TCP proxy that counts request bursts). Runs alone
+// (`node --import tsx bench/idempotency-stores.ts`) or from bench/idempotency.ts, which adds its
+// keys to the final JSON line. The apps run in a child process, away from the load generator.
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import type { Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
@@ -17,15 +19,16 @@ import { RedisIdempotencyStore } from '../runtime/src/idempotency/stores/redis-s
 import { conformanceKeyInfo } from '../runtime/src/testing/index.js';
 import { serviceUrls, uniqueName, withDatabase } from '../test/support/services.js';
 import { TcpProxy } from '../test/runtime/stores/support/tcp-proxy.js';
+// Relative imports: `npm run bench:idempotency` runs without the slicekit-source condition.
 import {
   requiredIdempotentKey,
   silentLogger,
   startApp,
   type ConfigureIdempotency,
-} from '@slicekit/runtime/idempotency';
-import { addIdempotencyWithMySqlStore } from '@slicekit/runtime/idempotency/mysql';
-import { addIdempotencyWithPostgresStore } from '@slicekit/runtime/idempotency/postgres';
-import { addIdempotencyWithRedisStore } from '@slicekit/runtime/idempotency/redis';
+} from '../runtime/src/idempotency/index.js';
+import { addIdempotencyWithMySqlStore } from '../runtime/src/idempotency/stores/mysql.js';
+import { addIdempotencyWithPostgresStore } from '../runtime/src/idempotency/stores/postgres.js';
+import { addIdempotencyWithRedisStore } from '../runtime/src/idempotency/stores/redis.js';
 
 export type StoreKind = 'postgres' | 'mysql' | 'redis';
 export const storeKinds: readonly StoreKind[] = ['postgres', 'mysql', 'redis'];
@@ -146,10 +149,15 @@ async function countRoundTrips(kind: StoreKind, url: string, samples = 200) {
   }
 }
 
+const self = fileURLToPath(import.meta.url);
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 async function throughput(url: string, path: string, seconds: number): Promise<AutocannonResult> {
   return autocannon({
     url: `${url}${path}`,
-    connections: 20,
+    connections: env('BENCH_CONNECTIONS', 32),
     duration: seconds,
     requests: [
       {
@@ -173,63 +181,104 @@ export interface StoreBenchResult {
   readonly json: Record<string, number>;
 }
 
-/**
- * Measures every store: guarded throughput beside the unguarded route (same app, same run), and
- * round trips per reserve, complete and replay.
- */
-export async function benchStores(options: { seconds?: number } = {}): Promise<StoreBenchResult> {
-  const seconds = options.seconds ?? Number(process.env.BENCH_SECONDS ?? 3);
-  const backends = new Map<StoreKind, Backend>();
-  const servers: Server[] = [];
-  const handler: RequestHandler = (req, res) => {
-    res.status(201).json({ id: randomUUID(), name: req.body?.name });
-  };
+const handler: RequestHandler = (req, res) => {
+  res.status(201).json({ id: randomUUID(), ...req.body });
+};
+
+/** Child-process mode: the unguarded app and one guarded app per store; prints their ports. */
+async function serveStores(): Promise<void> {
+  const urls = JSON.parse(process.env.BENCH_STORE_URLS ?? '{}') as Record<StoreKind, string>;
   const listen = async (app: express.Express) => {
     const server = await startApp(app, { port: 0, host: '127.0.0.1' });
-    servers.push(server);
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return (server.address() as AddressInfo).port;
   };
+  const plain = express();
+  plain.use(express.json());
+  plain.post('/orders', handler);
+  const ports: Record<string, number> = { plain: await listen(plain) };
+  const configure: ConfigureIdempotency = (options) => {
+    options.cachePrefix = timings.cachePrefix;
+    options.logger = silentLogger;
+  };
+  // One app per store, registered the way an application would, with the same handler.
+  for (const kind of storeKinds) {
+    const app = express();
+    app.use(express.json());
+    const connection = { connection: urls[kind], createTable: true };
+    if (kind === 'postgres') addIdempotencyWithPostgresStore(app, connection, configure);
+    else if (kind === 'mysql') addIdempotencyWithMySqlStore(app, connection, configure);
+    else addIdempotencyWithRedisStore(app, urls[kind], configure);
+    app.post('/orders', requiredIdempotentKey(), handler);
+    ports[kind] = await listen(app);
+  }
+  process.stdout.write(`${JSON.stringify({ ports })}\n`);
+}
+
+function startServers(urls: Record<StoreKind, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', self, 'serve-stores'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_STORE_URLS: JSON.stringify(urls) },
+  });
+  const ports = new Promise<Record<string, number>>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((candidate) => candidate.startsWith('{"ports"'));
+      if (line) resolve((JSON.parse(line) as { ports: Record<string, number> }).ports);
+    });
+    child.once('exit', (code) => reject(new Error(`store servers exited with ${code}`)));
+  });
+  return { child, ports };
+}
+
+/**
+ * Measures every store: guarded throughput beside the unguarded route (interleaved rounds, median
+ * of each), and round trips per reserve, complete and replay.
+ */
+export async function benchStores(
+  options: { seconds?: number; rounds?: number } = {},
+): Promise<StoreBenchResult> {
+  const seconds = options.seconds ?? env('BENCH_DURATION', 5);
+  const rounds = options.rounds ?? env('BENCH_ROUNDS', 3);
+  const backends = new Map<StoreKind, Backend>();
   try {
-    const plainApp = express();
-    plainApp.use(express.json());
-    plainApp.post('/orders', handler);
-    const plainUrl = await listen(plainApp);
-    // One app per store, registered the way an application would, with the same handler.
-    const guardedUrls = new Map<StoreKind, string>();
-    for (const kind of storeKinds) {
-      const backend = await backendFor(kind);
-      backends.set(kind, backend);
-      const app = express();
-      app.use(express.json());
-      const connection = { connection: backend.url, createTable: true };
-      const configure: ConfigureIdempotency = (o) => {
-        o.cachePrefix = timings.cachePrefix;
-        o.logger = silentLogger;
-      };
-      if (kind === 'postgres') addIdempotencyWithPostgresStore(app, connection, configure);
-      else if (kind === 'mysql') addIdempotencyWithMySqlStore(app, connection, configure);
-      else addIdempotencyWithRedisStore(app, { connection: backend.url }, configure);
-      app.post('/orders', requiredIdempotentKey(), handler);
-      guardedUrls.set(kind, await listen(app));
+    for (const kind of storeKinds) backends.set(kind, await backendFor(kind));
+    const urls = Object.fromEntries(storeKinds.map((kind) => [kind, backends.get(kind)!.url]));
+    const servers = startServers(urls as Record<StoreKind, string>);
+    const samples = new Map<string, number[]>();
+    try {
+      const ports = await servers.ports;
+      const routes = ['plain', ...storeKinds];
+      for (const route of routes) {
+        samples.set(route, []);
+        await throughput(`http://127.0.0.1:${ports[route]}`, '/orders', 1); // warm-up
+      }
+      // Rounds interleave the routes, so a disturbance on the machine hits all of them alike.
+      for (let round = 0; round < rounds; round++) {
+        for (const route of routes) {
+          const result = await throughput(`http://127.0.0.1:${ports[route]}`, '/orders', seconds);
+          if (result.non2xx > 0 || result.errors > 0) {
+            throw new Error(
+              `${route}: ${result.non2xx} non-2xx answers and ${result.errors} errors`,
+            );
+          }
+          samples.get(route)!.push(result.requests.average);
+        }
+      }
+    } finally {
+      servers.child.kill('SIGTERM');
     }
-    // Plain first and last: the ratio uses their mean, so drift during the run cancels out.
-    const plainBefore = await throughput(plainUrl, '/orders', seconds);
-    const guarded = new Map<StoreKind, AutocannonResult>();
-    for (const kind of storeKinds) {
-      guarded.set(kind, await throughput(guardedUrls.get(kind)!, '/orders', seconds));
-    }
-    const plainAfter = await throughput(plainUrl, '/orders', seconds);
-    const plain = (plainBefore.requests.average + plainAfter.requests.average) / 2;
+    const plain = median(samples.get('plain')!);
     const rows = [{ route: 'unguarded', requestsPerSecond: plain, ratio: 1 }];
     const json: Record<string, number> = {};
     for (const kind of storeKinds) {
-      const result = guarded.get(kind)!;
-      if (result.non2xx > 0 || result.errors > 0) {
-        throw new Error(`${kind}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
-      }
-      const ratio = result.requests.average / plain;
-      rows.push({ route: `guarded, ${kind}`, requestsPerSecond: result.requests.average, ratio });
-      json[`${kind}_new_vs_plain`] = Number(ratio.toFixed(3));
+      const rps = median(samples.get(kind)!);
+      rows.push({
+        route: `${kind}, new key each request`,
+        requestsPerSecond: rps,
+        ratio: rps / plain,
+      });
+      json[`${kind}_new_vs_plain`] = Number((rps / plain).toFixed(3));
     }
     for (const kind of storeKinds) {
       const trips = await countRoundTrips(kind, backends.get(kind)!.url);
@@ -239,18 +288,36 @@ export async function benchStores(options: { seconds?: number } = {}): Promise<S
     }
     return { rows, json };
   } finally {
-    // Closing a server started by startApp also closes its store.
-    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     await Promise.all([...backends.values()].map((backend) => backend.drop()));
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await benchStores();
-  for (const row of result.rows) {
-    console.log(
-      `${row.route.padEnd(20)} ${row.requestsPerSecond.toFixed(0).padStart(8)} req/s  x${row.ratio.toFixed(3)}`,
-    );
+/** Prints the store table; the caller prints the JSON line. */
+export function printStoreRows(result: StoreBenchResult): void {
+  console.log('\nstores: throughput (median of rounds) and round trips on the wire');
+  console.table(
+    result.rows.map((row) => ({
+      scenario: row.route,
+      'req/s': Math.round(row.requestsPerSecond),
+      'vs plain': row.ratio.toFixed(3),
+    })),
+  );
+  console.table(
+    storeKinds.map((kind) => ({
+      store: kind,
+      'reserve round trips': result.json[`${kind}_roundtrips_reserve`],
+      'complete round trips': result.json[`${kind}_roundtrips_complete`],
+      'replay round trips': result.json[`${kind}_roundtrips_replay`],
+    })),
+  );
+}
+
+if (process.argv[1] === self) {
+  if (process.argv[2] === 'serve-stores') {
+    await serveStores();
+  } else {
+    const result = await benchStores();
+    printStoreRows(result);
+    console.log(JSON.stringify(result.json));
   }
-  console.log(JSON.stringify(result.json));
 }
