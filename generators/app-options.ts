@@ -126,8 +126,6 @@ export function appTemplateData(answers: AppAnswers, cwd: string): AppTemplateDa
   const slicekit = fromCheckout ? fileSpecifier(directory, packageRoot) : `^${manifest.version}`;
   const dependencies: Record<string, string> = {
     '@slicekit/runtime': runtime,
-    ajv: versionOf('ajv'),
-    'ajv-formats': versionOf('ajv-formats'),
     express: versionOf('express'),
     knex: versionOf('knex'),
     pino: versionOf('pino'),
