@@ -5,15 +5,12 @@ import type { Request, Response } from 'express';
 import type { GuardRuntime } from './runtime.js';
 import type { CachedResponse, IdempotentKeyInfo } from './store.js';
 
-const CAPTURE = Symbol('slicekit.idempotency.capture');
+const RECORDER = Symbol('slicekit.idempotency.recorder');
 
 type Chunk = string | Uint8Array;
-type Callback = (error?: Error | null) => void;
-
-/** Lets the route's error layer release the reservation the moment the handler throws. */
-interface Capture {
-  fail(): void;
-}
+type Write = (this: Response, ...args: unknown[]) => boolean;
+type End = (this: Response, ...args: unknown[]) => Response;
+type Recorded = Response & { [RECORDER]?: Recorder };
 
 /** True when `status` is in the cacheable window or listed as an extra cacheable status. */
 export function isCacheable(runtime: GuardRuntime, status: number): boolean {
@@ -23,113 +20,150 @@ export function isCacheable(runtime: GuardRuntime, status: number): boolean {
   );
 }
 
-/** Called by the error layer appended to every guarded route. */
-export function failCapture(req: Request): void {
-  (req as Request & { [CAPTURE]?: Capture })[CAPTURE]?.fail();
+/**
+ * The state of one guarded response. The wrappers below are module-level functions that find it
+ * on `res`, so guarding a request allocates this one object rather than a set of closures.
+ */
+class Recorder {
+  readonly chunks: Buffer[] = [];
+  /** The reservation was completed or released; nothing more to do with the store. */
+  settled = false;
+  ended = false;
+  releasing: Promise<void> | undefined;
+
+  constructor(
+    readonly runtime: GuardRuntime,
+    readonly info: IdempotentKeyInfo,
+    readonly reservation: string,
+    readonly write: Write,
+    readonly end: End,
+  ) {}
+
+  collect(chunk: Chunk | null | undefined, encoding: unknown): void {
+    if (chunk === null || chunk === undefined) return;
+    this.chunks.push(
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength),
+    );
+  }
+
+  release(): Promise<void> {
+    this.settled = true;
+    this.releasing = this.runtime.store
+      .releaseReservation(this.info, this.reservation)
+      .catch((error: unknown) => this.logFailure(error, 'releasing the reservation'));
+    return this.releasing;
+  }
+
+  record(status: number, contentType: unknown): Promise<void> {
+    this.settled = true;
+    const now = Date.now();
+    let size = 0;
+    for (const chunk of this.chunks) size += chunk.length;
+    const response: CachedResponse = {
+      statusCode: status,
+      // Concatenating copies, so a handler reusing its buffer cannot change the cached bytes.
+      body: size > 0 ? Buffer.concat(this.chunks, size) : null,
+      contentType: contentType === undefined ? 'application/json' : String(contentType),
+      createdAt: new Date(now),
+      expiresAt: new Date(now + this.runtime.options.expirationMs),
+    };
+    return this.runtime.store.markKeyAsProcessed(this.info, response, this.reservation).then(
+      (wrote) => {
+        if (!wrote) this.warnReclaimed();
+      },
+      (error: unknown) => this.logFailure(error, 'recording the response'),
+    );
+  }
+
+  private warnReclaimed(): void {
+    this.runtime.options.logger.warn(
+      this.logFields(),
+      'idempotency: the reservation was reclaimed before the response was recorded',
+    );
+  }
+
+  private logFailure(error: unknown, what: string): void {
+    this.runtime.options.logger.error(
+      { err: error, ...this.logFields() },
+      `idempotency: ${what} failed; the client still gets the handler's response`,
+    );
+  }
+
+  private logFields() {
+    // The safe key only: the raw key may carry characters that forge log lines.
+    const { safeKey, method, endpoint } = this.info;
+    return { idempotencyKey: safeKey, method, endpoint };
+  }
+}
+
+function captureWrite(this: Recorded, chunk: Chunk, ...rest: unknown[]): boolean {
+  const recorder = this[RECORDER]!;
+  recorder.collect(chunk, rest[0]);
+  return recorder.write.call(this, chunk, ...rest);
+}
+
+/**
+ * The final `end` waits for the store, so a client that has the response and retries at once
+ * finds the key completed (or free again), never still in flight.
+ */
+function captureEnd(this: Recorded, ...args: unknown[]): Response {
+  const recorder = this[RECORDER]!;
+  if (recorder.ended) return this;
+  recorder.ended = true;
+  let [chunk, encoding, callback] = args;
+  if (typeof chunk === 'function') [chunk, encoding, callback] = [undefined, undefined, chunk];
+  if (typeof encoding === 'function') [encoding, callback] = [undefined, encoding];
+  recorder.collect(chunk as Chunk | undefined, encoding);
+  const status = this.statusCode;
+  const pending = recorder.settled
+    ? recorder.releasing
+    : isCacheable(recorder.runtime, status)
+      ? recorder.record(status, this.getHeader('content-type'))
+      : recorder.release();
+  const finish = () => {
+    // A buggy handler may change the status after ending; send what was recorded.
+    if (!this.headersSent) this.statusCode = status;
+    if (encoding === undefined) recorder.end.call(this, chunk, callback);
+    else recorder.end.call(this, chunk, encoding, callback);
+  };
+  if (pending) void pending.then(finish);
+  else finish();
+  return this;
+}
+
+/** A client that disconnects before the handler answered frees the key for its retry. */
+function releaseOnClose(this: Recorded): void {
+  const recorder = this[RECORDER];
+  if (recorder && !recorder.settled) void recorder.release();
 }
 
 /**
  * Wraps `res` so that the response is recorded (cacheable status) or the reservation released
  * (any other status, a thrown error, or a connection closed before the response ended).
- * The final `end` waits for the store, so a client that has the response and retries at once
- * finds the key completed (or free again), never still in flight.
  */
 export function captureResponse(
-  req: Request,
   res: Response,
   runtime: GuardRuntime,
   info: IdempotentKeyInfo,
   reservation: string,
 ): void {
-  const { store, options } = runtime;
-  const chunks: Buffer[] = [];
-  let settled = false;
-  let ended = false;
-  let releasing: Promise<void> | undefined;
-  const write = res.write;
-  const end = res.end;
+  const recorded = res as Recorded;
+  recorded[RECORDER] = new Recorder(
+    runtime,
+    info,
+    reservation,
+    res.write as unknown as Write,
+    res.end as unknown as End,
+  );
+  res.write = captureWrite as unknown as Response['write'];
+  res.end = captureEnd as unknown as Response['end'];
+  res.on('close', releaseOnClose);
+}
 
-  const collect = (chunk: Chunk | null | undefined, encoding: unknown) => {
-    if (chunk === null || chunk === undefined) return;
-    chunks.push(
-      typeof chunk === 'string'
-        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
-        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength),
-    );
-  };
-
-  const logFailure = (error: unknown, what: string) =>
-    options.logger.error(
-      { err: error, idempotencyKey: info.safeKey, method: info.method, endpoint: info.endpoint },
-      `idempotency: ${what} failed; the client still gets the handler's response`,
-    );
-
-  const release = (): Promise<void> => {
-    settled = true;
-    releasing = store.releaseReservation(info, reservation).catch((error: unknown) => {
-      logFailure(error, 'releasing the reservation');
-    });
-    return releasing;
-  };
-
-  const record = (status: number): Promise<void> => {
-    settled = true;
-    const now = Date.now();
-    const size = chunks.reduce((total, chunk) => total + chunk.length, 0);
-    const contentType = res.getHeader('content-type');
-    const response: CachedResponse = {
-      statusCode: status,
-      // Concatenating copies, so a handler reusing its buffer cannot change the cached bytes.
-      body: size > 0 ? Buffer.concat(chunks, size) : null,
-      contentType: contentType === undefined ? 'application/json' : String(contentType),
-      createdAt: new Date(now),
-      expiresAt: new Date(now + options.expirationMs),
-    };
-    return store.markKeyAsProcessed(info, response, reservation).then(
-      (wrote) => {
-        if (!wrote) {
-          options.logger.warn(
-            { idempotencyKey: info.safeKey, method: info.method, endpoint: info.endpoint },
-            'idempotency: the reservation was reclaimed before the response was recorded',
-          );
-        }
-      },
-      (error: unknown) => logFailure(error, 'recording the response'),
-    );
-  };
-
-  res.write = function captureWrite(this: Response, chunk: Chunk, ...rest: unknown[]) {
-    collect(chunk, rest[0]);
-    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-  } as Response['write'];
-
-  res.end = function captureEnd(this: Response, ...args: unknown[]) {
-    if (ended) return this;
-    ended = true;
-    let [chunk, encoding, callback] = args as [unknown, unknown, unknown];
-    if (typeof chunk === 'function') [chunk, encoding, callback] = [undefined, undefined, chunk];
-    if (typeof encoding === 'function') [encoding, callback] = [undefined, encoding];
-    collect(chunk as Chunk | undefined, encoding);
-    const status = this.statusCode;
-    const pending = settled ? releasing : isCacheable(runtime, status) ? record(status) : release();
-    const finish = () => {
-      // A buggy handler may have changed the status after ending; send what was recorded.
-      if (!this.headersSent) this.statusCode = status;
-      const rest = encoding === undefined ? [] : [encoding];
-      (end as (...a: unknown[]) => Response).call(this, chunk, ...rest, callback as Callback);
-    };
-    if (pending) void pending.then(finish);
-    else finish();
-    return this;
-  } as Response['end'];
-
-  (req as Request & { [CAPTURE]?: Capture })[CAPTURE] = {
-    fail() {
-      if (!settled) void release();
-    },
-  };
-  // A client that disconnects before the handler answered: free the key for its retry.
-  res.once('close', () => {
-    if (!settled) void release();
-  });
+/** Called by the error layer appended to every guarded route: a thrown error frees the key. */
+export function failCapture(req: Request): void {
+  const recorder = (req.res as Recorded | undefined)?.[RECORDER];
+  if (recorder && !recorder.settled) void recorder.release();
 }

@@ -77,7 +77,7 @@ export async function requiredIdempotentKeyGuard(
   // Not caught: a store failure here reaches the app's error handler (500), per the spec.
   const check = await store.isKeyProcessed(info);
   if (!check.processed) {
-    captureResponse(req, res, runtime, info, check.reservation);
+    captureResponse(res, runtime, info, check.reservation);
     return next();
   }
   options.logger.debug(
