@@ -63,8 +63,9 @@ function idOf<E>(table: EntityTable<E>, entity: E): string {
 }
 
 /**
- * Inserts a new entity, stamping `createdBy`/`createdOn` (and `ownedBy`) with `principal` (the
- * caller's id, empty when anonymous), and answers with the stored row.
+ * Inserts a new entity and answers with the stored row. Audited entities get `createdBy` and
+ * `updatedBy` set to `principal` (the caller's id, empty when anonymous) and `createdOn` and
+ * `updatedOn` to now: the first save is a save too. Owned entities get `ownedBy` = `principal`.
  *
  * @example
  * const row = await insertEntity(knex, productTable, new Product('Desk', 120), principalOf(req));
@@ -77,10 +78,11 @@ export async function insertEntity<E>(
 ): Promise<Row> {
   const target = entity as Row;
   if (table.audited) {
+    const now = new Date();
     target.createdBy = principal;
-    target.createdOn = new Date();
-    target.updatedBy = null;
-    target.updatedOn = null;
+    target.createdOn = now;
+    target.updatedBy = principal;
+    target.updatedOn = now;
   }
   if (table.owned) target.ownedBy = principal;
   return knex.transaction(async (trx) => {

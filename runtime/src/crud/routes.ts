@@ -1,6 +1,7 @@
 // Small pieces the generated route files are built from: which operations to map, who the caller
 // is, and a wrapper answering a thrown ProblemError (404, 400) as problem+json.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { principalId } from '../auth/user.js';
 import { ProblemError, sendProblem } from '../http/problem.js';
 import type { SliceDescription } from '../openapi/types.js';
 import { CrudOptionsError } from './errors.js';
@@ -27,8 +28,7 @@ export function mappedOps(options: CrudMapOptions = {}): ReadonlySet<CrudOp> {
 
 /** The acting principal for audit fields: `req.user.id`, or empty when anonymous. */
 export function principalOf(req: Request): string {
-  const id = req.user?.id;
-  return typeof id === 'string' ? id : '';
+  return principalId(req) ?? '';
 }
 
 /**

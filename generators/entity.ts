@@ -1,0 +1,142 @@
+// The `entity` Plop generator: a full vertical slice per entity, from a spec file, from one-line
+// answers to its prompts, or from the same answers as bypass arguments. docs/entity-spec.md.
+//
+//   npx plop entity                                   (prompts)
+//   npx plop entity -- --spec product.yaml [--force]  (a spec file)
+//   npx plop entity -- --name Customer --fields "email:string!,displayName:string"
+//   node-plop: getGenerator('entity').runActions({ specFile, force })
+import { isAbsolute, resolve } from 'node:path';
+import type { NodePlopAPI } from 'plop';
+import type { PromptQuestion } from 'node-plop';
+import YAML from 'yaml';
+import { entityActions } from './entity/actions.js';
+import { registerHelpers } from './helpers.js';
+import { specFromAnswers, type CompactAnswers } from './spec/compact.js';
+import { EntitySpecError } from './spec/errors.js';
+import { loadSpecFile } from './spec/load.js';
+import { resolveSpec } from './spec/resolve.js';
+import type { EntityModel } from './spec/types.js';
+
+/** What the generator's actions accept (prompt answers, bypass arguments or a program's object). */
+export interface EntityAnswers extends CompactAnswers {
+  /** Path of a YAML or JSON spec file (the `--spec` argument), relative to the working folder. */
+  spec?: string;
+  /** The same, for programs: `runActions({ specFile })`. */
+  specFile?: string;
+  /** Overwrite files that exist. @default false */
+  force?: boolean | string;
+  /** Time stamp of a new migration (tests pin it). @default now */
+  now?: Date | string;
+}
+
+const COMPACT_KEYS = ['name', 'fields', 'create', 'updates', 'actions', 'dto', 'events'] as const;
+
+/** The resolved model and the spec text to save, from whichever way the answers came. */
+export function modelFromAnswers(answers: EntityAnswers): { model: EntityModel; specText: string } {
+  const file = answers.specFile || answers.spec;
+  if (file) {
+    const extra = COMPACT_KEYS.filter((k) => typeof answers[k] === 'string' && answers[k] !== '');
+    if (extra.length > 0) {
+      throw new EntitySpecError('the arguments', [
+        {
+          path: extra.map((k) => `--${k}`).join(', '),
+          message: 'given with --spec',
+          fix: 'describe the entity in the spec file or by arguments, not both',
+        },
+      ]);
+    }
+    const path = isAbsolute(file) ? file : resolve(process.cwd(), file);
+    const { model, text } = loadSpecFile(path);
+    return { model, specText: text };
+  }
+  const spec = specFromAnswers(answers, 'the answers');
+  const model = resolveSpec(spec, 'the answers');
+  const header = `# ${model.name.pascal}: the entity spec this slice was generated from (docs/entity-spec.md).\n# Regenerate with: npx plop entity -- --spec src/slices/${model.folder}/${model.name.kebab}.entity.yaml --force\n`;
+  return { model, specText: header + YAML.stringify(spec) };
+}
+
+const truthy = (value: unknown): boolean =>
+  value === true || (typeof value === 'string' && /^(y|yes|true|t)$/i.test(value));
+
+// Prompt names double as bypass argument names (`--fields ...`), so they are part of the CLI.
+function prompts(): PromptQuestion[] {
+  const input = (
+    name: string,
+    message: string,
+    extra: Partial<PromptQuestion> = {},
+  ): PromptQuestion => ({ type: 'input', name, message, ...extra });
+  return [
+    input('spec', 'Spec file (YAML or JSON); leave empty to describe the entity here:', {
+      // A spec file answers everything else: mark the other questions answered so they are skipped.
+      filter: (value: string, answers: Record<string, unknown>) => {
+        if (value.trim())
+          for (const key of [...COMPACT_KEYS, 'audited', 'owned']) answers[key] ??= '';
+        return value.trim();
+      },
+    }),
+    input('name', 'Entity name, PascalCase and singular (Product):'),
+    input(
+      'fields',
+      'Fields, name:type[!][:constraint...] comma separated (name:string(150)!, price:decimal!:minimum=0.01, isDiscontinued:boolean:default=false):',
+    ),
+    input('create', 'Constructor parameters (empty: every field without a default):'),
+    input('updates', 'Update methods (ChangePrice(price), Rename(name)):'),
+    input(
+      'actions',
+      'Actions, Name(params)@segment:VERB[field=value] (Approve(byUser:string!)@approval[updatedBy=byUser], Discontinue():PUT[isDiscontinued=true]):',
+    ),
+    input(
+      'dto',
+      'DTO: names to keep, or -names to drop (-ownedBy); empty keeps every stored field:',
+    ),
+    {
+      type: 'confirm',
+      name: 'audited',
+      message: 'Audited (createdBy/On, updatedBy/On)?',
+      default: true,
+    },
+    {
+      type: 'confirm',
+      name: 'owned',
+      message: 'Owned (ownedBy, stamped with the creator)?',
+      default: false,
+    },
+    input('events', 'Events (Created(id, name), Updated(price)):'),
+    // Never asked; `--force` after `--` sets it, like plop's own --force before it.
+    {
+      type: 'confirm',
+      name: 'force',
+      message: 'Overwrite existing files?',
+      default: false,
+      when: false,
+    },
+  ];
+}
+
+/**
+ * Registers the `entity` generator (and slicekit's Handlebars helpers) on a plop instance. A
+ * generated app's plopfile calls it; so does slicekit's own.
+ *
+ * @example
+ * export default function (plop) { registerEntityGenerator(plop); }
+ */
+export function registerEntityGenerator(plop: NodePlopAPI): void {
+  registerHelpers(plop);
+  plop.setGenerator('entity', {
+    description:
+      'a vertical slice for one entity: migration, seed, entity, DTO, requests, handlers, routes, tests',
+    prompts: prompts(),
+    actions: (data) => {
+      const answers = (data ?? {}) as EntityAnswers;
+      const { model, specText } = modelFromAnswers(answers);
+      const now = answers.now === undefined ? undefined : new Date(answers.now);
+      return entityActions({
+        model,
+        specText,
+        appDir: plop.getDestBasePath(),
+        force: truthy(answers.force),
+        ...(now ? { now } : {}),
+      });
+    },
+  });
+}

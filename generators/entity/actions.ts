@@ -1,0 +1,89 @@
+// The entity generator's actions: one plop `add` per file of templates/entity/, whose tree reads
+// like the output (`__folder__` stands for {{folder}}). Existing files are kept unless forced.
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ActionType } from 'plop';
+import type { EntityModel } from '../spec/types.js';
+import { formatFile } from './format.js';
+import { entityView } from './view.js';
+
+export const TEMPLATE_ROOT = fileURLToPath(new URL('../../templates/entity/', import.meta.url));
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
+    .sort();
+}
+
+/** Every template, with the destination path it renders to (a plop path template). */
+export function templateFiles(): { template: string; path: string }[] {
+  return walk(TEMPLATE_ROOT)
+    .filter((file) => file.endsWith('.hbs'))
+    .map((template) => ({
+      template,
+      path: relative(TEMPLATE_ROOT, template)
+        .split('\\')
+        .join('/')
+        .replace(/\.hbs$/, '')
+        .replace(/__([A-Za-z.]+)__/g, '{{$1}}'),
+    }));
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `20240501093000`: the UTC timestamp Knex migration names start with. */
+export function migrationStamp(now: Date): string {
+  return `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
+}
+
+/** The migration already generated for `table`, so a second run never adds a second one. */
+export function existingMigration(appDir: string, table: string): string | undefined {
+  const dir = join(appDir, 'migrations');
+  if (!existsSync(dir)) return undefined;
+  const pattern = new RegExp(`^(\\d+_create_${table})\\.ts$`);
+  for (const file of readdirSync(dir).sort()) {
+    const match = pattern.exec(file);
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+export interface EntityActionOptions {
+  model: EntityModel;
+  /** The spec as saved beside the slice. */
+  specText: string;
+  /** The app folder (plop's destination). */
+  appDir: string;
+  force: boolean;
+  /** Time stamp of a new migration. @default now */
+  now?: Date;
+}
+
+/** The `add` actions writing one slice. */
+export function entityActions(options: EntityActionOptions): ActionType[] {
+  const { model, appDir, force } = options;
+  const migrationName =
+    existingMigration(appDir, model.table) ??
+    `${migrationStamp(options.now ?? new Date())}_create_${model.table}`;
+  const data = entityView(model, { migrationName, specText: options.specText });
+  return templateFiles().map(({ template, path }) => ({
+    type: 'add',
+    path,
+    templateFile: template,
+    data,
+    force,
+    skipIfExists: !force,
+    transform: (text: string, answers: Record<string, unknown>) => {
+      const rendered = path.replace(/\{\{([A-Za-z.]+)\}\}/g, (_, key: string) =>
+        String(
+          key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], {
+            ...answers,
+            ...data,
+          }),
+        ),
+      );
+      return formatFile(text, resolve(appDir, rendered));
+    },
+  }));
+}

@@ -1,0 +1,285 @@
+// The view model templates render: every name, type and code fragment of a slice, computed once
+// from the resolved entity model so the templates stay structural.
+import type {
+  EffectModel,
+  EntityModel,
+  FieldModel,
+  MethodModel,
+  ParamModel,
+} from '../spec/types.js';
+import { literal, quote } from './literal.js';
+import { sampleValue, stableUuid, wrongValue } from './samples.js';
+import { dtoSchema, entityType, jsonType, requestSchema } from './schemas.js';
+
+const SEED_ROWS = 5;
+
+/** An entity value as a TypeScript expression: date-times are `Date`s on the entity. */
+function entityValue(field: Pick<FieldModel, 'type'>, value: unknown): string {
+  if (field.type === 'date-time' && typeof value === 'string') return `new Date(${quote(value)})`;
+  return literal(value);
+}
+
+function initialValue(field: FieldModel): string {
+  if (field.role === 'id') return 'randomUUID()';
+  if (field.type === 'date-time' && field.role === 'audit') return 'new Date()';
+  if (field.hasDefault) return entityValue(field, field.default);
+  return 'null';
+}
+
+function paramType(p: ParamModel): string {
+  return entityType(p, !p.required);
+}
+
+function assignFromParam(field: FieldModel, p: ParamModel, fallback: string): string {
+  const nullable = !p.required && field.notNull;
+  return `this.${field.name.camel} = ${p.name.camel}${nullable ? ` ?? ${fallback}` : ''};`;
+}
+
+function effectLines(effect: EffectModel): string[] {
+  const f = effect.field;
+  const target = `this.${f.name.camel}`;
+  const lines =
+    f.name.camel === 'updatedBy'
+      ? ['// Records the updater: the save keeps it instead of stamping the caller.']
+      : [];
+  switch (effect.source.kind) {
+    case 'param':
+      lines.push(assignFromParam(f, effect.source.param, target));
+      break;
+    case 'value':
+      lines.push(`${target} = ${entityValue(f, effect.source.value)};`);
+      break;
+    case 'now':
+      lines.push(
+        f.type === 'date'
+          ? `${target} = new Date().toISOString().slice(0, 10);`
+          : `${target} = new Date();`,
+      );
+      break;
+  }
+  return lines;
+}
+
+/** How a handler passes a request property to the entity. */
+function argument(p: ParamModel): string {
+  const value = `request.${p.name.camel}`;
+  if (p.type === 'date-time')
+    return p.required ? `new Date(${value})` : `${value} ? new Date(${value}) : null`;
+  return p.required ? value : `${value} ?? null`;
+}
+
+function requestInterface(params: readonly ParamModel[]): string[] {
+  return params.map((p) => `${p.name.camel}${p.required ? '' : '?'}: ${jsonType(p, !p.required)};`);
+}
+
+/** A request body that passes validation, from sample row `row`. */
+function validBody(
+  params: readonly ParamModel[],
+  row: number,
+  seed: string,
+): Record<string, unknown> {
+  return Object.fromEntries(params.map((p) => [p.name.camel, sampleValue(p, row, seed)]));
+}
+
+/** What the DTO must show after a method ran with `body`. */
+function expectedAfter(
+  method: MethodModel,
+  body: Record<string, unknown>,
+  dto: Set<string>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const e of method.effects) {
+    const name = e.field.name.camel;
+    if (!dto.has(name) || e.source.kind === 'now') continue;
+    const value = e.source.kind === 'param' ? body[e.source.param.name.camel] : e.source.value;
+    out[name] =
+      e.field.type === 'date-time' && typeof value === 'string'
+        ? new Date(value).toISOString()
+        : value;
+  }
+  return out;
+}
+
+function columnLine(f: FieldModel): string {
+  const c = quote(f.column);
+  let line: string;
+  switch (f.type) {
+    case 'string':
+      line = `table.string(${c}, ${f.maxLength ?? 255})`;
+      break;
+    case 'decimal':
+      line = `table.decimal(${c}, ${f.precision}, ${f.scale})`;
+      break;
+    case 'date-time':
+      line = `table.datetime(${c}, { precision: 3 })`;
+      break;
+    case 'enum':
+      line = `table.enu(${c}, ${literal(f.values)})`;
+      break;
+    default:
+      line = `table.${f.type}(${c})`;
+  }
+  if (f.role === 'id') return `${line}.primary();`;
+  if (f.notNull) line += '.notNullable()';
+  // MySQL refuses literal defaults on TEXT and JSON, and date-time literals differ per database:
+  // those defaults live in the entity's constructor only.
+  if (f.hasDefault && f.default !== null && !['text', 'json', 'date-time'].includes(f.type)) {
+    line += `.defaultTo(${literal(f.default)})`;
+  }
+  return `${line};`;
+}
+
+function seedValue(f: FieldModel, i: number, seed: string): string {
+  if (f.role === 'id') return quote(stableUuid(`${seed}:row:${i}`));
+  if (f.role === 'owner') return quote('');
+  if (f.role === 'audit') return f.type === 'date-time' ? 'now' : quote('seed');
+  const value = sampleValue(f, i, seed);
+  if (f.type === 'json') return `JSON.stringify(${literal(value)})`;
+  if (f.type === 'date-time') return `new Date(${quote(String(value))})`;
+  return literal(value);
+}
+
+/** Everything the entity templates read. */
+export function entityView(
+  model: EntityModel,
+  options: { migrationName: string; specText: string },
+) {
+  const e = model.name;
+  const seed = e.pascal;
+  const own = model.fields.filter((f) => f.role === 'field');
+  const dtoNames = new Set(model.dto.map((f) => f.name.camel));
+  const collection = `/${model.resource}`;
+  const apiPath = `/v1/${model.resource}`;
+  const createParams = new Map(model.create.map((p) => [p.field!.name.camel, p]));
+
+  const methods = model.methods.map((m, i) => {
+    const route = `${collection}/:id${m.segment ? `/${m.segment}` : ''}`;
+    const docPath = `${apiPath}/{id}${m.segment ? `/${m.segment}` : ''}`;
+    const body = validBody(m.params, i + 1, seed);
+    const unknownBody = validBody(m.params, i + 2, seed);
+    const lines = m.effects.flatMap(effectLines);
+    return {
+      ...m,
+      camel: m.name.camel,
+      pascal: m.name.pascal,
+      doc: `${m.name.pascal}: ${m.verb} ${docPath}${m.description ? `. ${m.description}` : ''}`,
+      kindWord: m.kind === 'update' ? 'update' : 'action',
+      httpMethod: m.verb.toLowerCase(),
+      route,
+      docPath,
+      signature: m.params.map((p) => `${p.name.camel}: ${paramType(p)}`).join(', '),
+      body: lines.length
+        ? lines
+        : ['// Write the change here; the handler saves whatever this method sets.'],
+      args: m.params.map(argument).join(', '),
+      hasParams: m.params.length > 0,
+      requestType: m.params.length ? m.requestName : 'Record<string, never>',
+      schemaName: `${m.requestName.charAt(0).toLowerCase()}${m.requestName.slice(1)}Schema`,
+      schema: literal(requestSchema(m.params)),
+      requestFields: requestInterface(m.params),
+      testBody: literal(body),
+      unknownBody: literal(unknownBody),
+      expected: literal(expectedAfter(m, body, dtoNames)),
+      hasExpected: Object.keys(expectedAfter(m, body, dtoNames)).length > 0,
+      openApi: literal({
+        kind: m.kind,
+        name: m.name.pascal,
+        ...(m.kind === 'update' && m.segment ? { segment: m.segment } : {}),
+        ...(m.kind === 'action' && m.segment !== m.name.kebab ? { segment: m.segment } : {}),
+        ...(m.kind === 'action' && m.verb !== 'POST' ? { method: m.verb.toLowerCase() } : {}),
+        ...(m.requestName !== `${m.name.pascal}${e.pascal}Request`
+          ? { requestName: m.requestName }
+          : {}),
+      }).replace(/ }$/, ''),
+      last: i === model.methods.length - 1,
+    };
+  });
+
+  const createBody = validBody(model.create, 0, seed);
+  const createExpected = Object.fromEntries(
+    model.create
+      .filter((p) => dtoNames.has(p.name.camel))
+      .map((p) => [
+        p.name.camel,
+        p.type === 'date-time'
+          ? new Date(String(createBody[p.name.camel])).toISOString()
+          : createBody[p.name.camel],
+      ]),
+  );
+  const updates = methods.filter((m) => m.kind === 'update');
+  const actions = methods.filter((m) => m.kind === 'action');
+
+  return {
+    entity: e,
+    plural: model.plural,
+    table: model.table,
+    resource: model.resource,
+    folder: model.folder,
+    apiPath,
+    collection,
+    isAudited: model.audited,
+    isOwned: model.owned,
+    validate: model.validate,
+    description: model.description,
+    migrationName: options.migrationName,
+    specText: options.specText,
+    // entity class
+    properties: model.fields.map((f) => ({
+      camel: f.name.camel,
+      type: entityType(f, !f.notNull),
+      doc:
+        f.description ??
+        (f.role === 'owner'
+          ? 'The creator, stamped on insert: the row belongs to them.'
+          : undefined),
+      firstAudit: f.name.camel === 'createdBy',
+    })),
+    constructorParams: model.create.map((p) => `${p.name.camel}: ${paramType(p)}`).join(', '),
+    constructorBody: model.fields.map((f) => {
+      const p = createParams.get(f.name.camel);
+      return p
+        ? assignFromParam(f, p, initialValue(f))
+        : `this.${f.name.camel} = ${initialValue(f)};`;
+    }),
+    createArgs: model.create.map(argument).join(', '),
+    methods,
+    updateMethods: updates,
+    actionMethods: actions,
+    hasUpdates: updates.length > 0,
+    hasActions: actions.length > 0,
+    // table
+    tableFields: [model.fields.find((f) => f.role === 'id')!, ...own].map(
+      (f) => `${f.name.camel}: ${quote(f.type)},`,
+    ),
+    // DTO
+    dtoSchema: literal(dtoSchema(model.dto)),
+    dtoFields: model.dto.map((f) => `${f.name.camel}: ${jsonType(f, !f.notNull)};`),
+    dtoAudited: model.audited && dtoNames.has('createdOn'),
+    // requests
+    createSchema: literal(requestSchema(model.create)),
+    createFields: requestInterface(model.create),
+    hasCreateParams: model.create.length > 0,
+    // migration
+    columns: model.fields.map(columnLine),
+    indexes: [...(model.audited ? ['created_on'] : []), ...(model.owned ? ['owned_by'] : [])].map(
+      (c) => `table.index([${quote(c)}]);`,
+    ),
+    // seed
+    seedRows: Array.from(
+      { length: SEED_ROWS },
+      (_, i) =>
+        `{ ${model.fields.map((f) => `${f.column}: ${seedValue(f, i, seed)}`).join(', ')} },`,
+    ),
+    // test
+    createBody: literal(createBody),
+    createExpected: literal(createExpected),
+    invalidBody: literal(
+      Object.fromEntries(model.create.map((p) => [p.name.camel, wrongValue(p)])),
+    ),
+    invalidFields: literal(model.create.map((p) => p.name.camel)),
+    testInvalid: model.validate && model.create.length > 0,
+    secondBody: literal(validBody(model.create, 1, seed)),
+  };
+}
+
+export type EntityView = ReturnType<typeof entityView>;

@@ -1,0 +1,258 @@
+// The one-line forms the prompts and plop bypass arguments take, turned into a spec object that
+// then goes through the same checks as a spec file. docs/entity-spec.md shows each form.
+import { EntitySpecError, type SpecProblem } from './errors.js';
+import type {
+  ActionSpec,
+  EffectSpec,
+  EntitySpec,
+  EventSpec,
+  FieldSpec,
+  MethodSpec,
+  ParamSpec,
+} from './types.js';
+
+/** The answers of the entity generator's prompts (or `--name`, `--fields`... arguments). */
+export interface CompactAnswers {
+  name?: string;
+  fields?: string;
+  create?: string;
+  updates?: string;
+  actions?: string;
+  dto?: string;
+  audited?: boolean | string;
+  owned?: boolean | string;
+  events?: string;
+}
+
+/** Splits on `separator` outside (), [] and {}. */
+export function splitTop(text: string, separator = ','): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of text) {
+    if ('([{'.includes(ch)) depth++;
+    if (')]}'.includes(ch)) depth--;
+    if (ch === separator && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else current += ch;
+  }
+  parts.push(current);
+  return parts.map((p) => p.trim()).filter(Boolean);
+}
+
+/** `150` -> 150, `true` -> true, anything else stays text. */
+function scalar(text: string): unknown {
+  if (text === 'true' || text === 'false') return text === 'true';
+  if (text === 'null') return null;
+  if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  return text.replace(/^['"](.*)['"]$/, '$1');
+}
+
+const CONSTRAINT_KEYS = [
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'pattern',
+  'default',
+  'precision',
+  'scale',
+];
+
+/**
+ * `price:decimal(12,2)!:minimum=0.01` -> a field or parameter spec. The type may carry arguments
+ * (`string(150)` = maxLength, `decimal(12,2)` = precision and scale, `enum(a|b)` = values) and a
+ * `!` (required); flags follow as `required` or `key=value`.
+ */
+export function parseTyped(
+  text: string,
+  at: string,
+  problems: SpecProblem[],
+): { name: string; spec: Partial<FieldSpec> } {
+  const [name = '', typeText, ...flags] = text.split(':').map((s) => s.trim());
+  const spec: Partial<FieldSpec> & Record<string, unknown> = {};
+  if (typeText) {
+    const match = /^([a-z-]+)(?:\((.*)\))?(!)?$/.exec(typeText);
+    if (!match) {
+      problems.push({
+        path: at,
+        message: `"${typeText}" is not a type`,
+        fix: 'write name:type, e.g. price:decimal or name:string(150)!',
+      });
+      return { name, spec };
+    }
+    const [, type, args, bang] = match;
+    spec.type = type as FieldSpec['type'];
+    if (bang) spec.required = true;
+    if (args !== undefined) {
+      if (type === 'enum') spec.values = args.split('|').map((v) => v.trim());
+      else if (type === 'decimal') {
+        const [precision, scale] = args.split(',').map((n) => Number(n.trim()));
+        spec.precision = precision;
+        if (scale !== undefined) spec.scale = scale;
+      } else if (type === 'string' || type === 'text') spec.maxLength = Number(args);
+      else
+        problems.push({
+          path: at,
+          message: `${type} takes no arguments`,
+          fix: `write ${type} alone`,
+        });
+    }
+  }
+  for (const flag of flags) {
+    if (flag === 'required' || flag === '!') spec.required = true;
+    else if (flag === 'optional') spec.required = false;
+    else {
+      const [key = '', ...rest] = flag.split('=');
+      if (!CONSTRAINT_KEYS.includes(key) || rest.length === 0) {
+        problems.push({
+          path: `${at}`,
+          message: `"${flag}" is not a constraint`,
+          fix: `write required or one of ${CONSTRAINT_KEYS.map((k) => `${k}=...`).join(', ')}`,
+        });
+        continue;
+      }
+      const value = rest.join('=');
+      spec[key] = key === 'pattern' ? value : scalar(value);
+    }
+  }
+  return { name, spec };
+}
+
+function params(text: string, at: string, problems: SpecProblem[]): ParamSpec[] {
+  return splitTop(text).map((item, i) => {
+    const { name, spec } = parseTyped(item, `${at}[${i}]`, problems);
+    return Object.keys(spec).length === 0 ? name : ({ name, ...spec } as ParamSpec);
+  });
+}
+
+/** `Name(params)` plus what follows it (`@segment`, `:VERB`, `[effects]`). */
+function method(
+  text: string,
+  at: string,
+  problems: SpecProblem[],
+): (ActionSpec & { rest: string }) | undefined {
+  const match = /^([A-Za-z][A-Za-z0-9]*)\s*(?:\((.*?)\))?(.*)$/.exec(text);
+  if (!match) {
+    problems.push({
+      path: at,
+      message: `"${text}" is not a method`,
+      fix: 'write Name(param, ...), e.g. ChangePrice(price)',
+    });
+    return undefined;
+  }
+  const [, name = '', list = '', rest = ''] = match;
+  return {
+    name,
+    ...(list.trim() ? { parameters: params(list, `${at}.parameters`, problems) } : {}),
+    rest: rest.trim(),
+  };
+}
+
+function effects(text: string, parameters: readonly ParamSpec[]): EffectSpec[] {
+  const names = parameters.map((p) => (typeof p === 'string' ? p : p.name));
+  return splitTop(text, ';')
+    .flatMap((item) => splitTop(item, ','))
+    .map((item) => {
+      const [set = '', ...rest] = item.split('=');
+      const right = rest.join('=').trim();
+      if (right === 'now') return { set: set.trim(), now: true };
+      if (names.includes(right)) return { set: set.trim(), from: right };
+      return { set: set.trim(), value: scalar(right) };
+    });
+}
+
+function actionOf(text: string, at: string, problems: SpecProblem[]): ActionSpec | undefined {
+  const parsed = method(text, at, problems);
+  if (!parsed) return undefined;
+  const { rest, ...action } = parsed;
+  const match = /^(?:@([a-z0-9-]+))?\s*(?::\s*(POST|PUT|PATCH))?\s*(?:\[(.*)\])?$/i.exec(rest);
+  if (!match) {
+    problems.push({
+      path: at,
+      message: `"${rest}" is not understood`,
+      fix: 'write Name(params)@segment:VERB[field=value], each part optional',
+    });
+    return action;
+  }
+  const [, segment, verb, effectText] = match;
+  return {
+    ...action,
+    ...(segment ? { segment } : {}),
+    ...(verb ? { verb: verb.toUpperCase() as ActionSpec['verb'] } : {}),
+    ...(effectText ? { effects: effects(effectText, action.parameters ?? []) } : {}),
+  };
+}
+
+const yes = (v: boolean | string | undefined, fallback: boolean): boolean =>
+  v === undefined || v === '' ? fallback : v === true || /^(y|yes|true|t)$/i.test(String(v));
+
+/** Builds a spec from compact answers; throws EntitySpecError naming the answer at fault. */
+export function specFromAnswers(answers: CompactAnswers, source = 'the answers'): EntitySpec {
+  const problems: SpecProblem[] = [];
+  const fields: Record<string, FieldSpec> = {};
+  splitTop(answers.fields ?? '').forEach((item, i) => {
+    const { name, spec } = parseTyped(item, `--fields[${i}]`, problems);
+    fields[name] = { type: 'string', ...spec } as FieldSpec;
+  });
+  const updates: MethodSpec[] = splitTop(answers.updates ?? '').flatMap((item, i) => {
+    const parsed = method(item, `--updates[${i}]`, problems);
+    if (!parsed) return [];
+    const { rest, ...update } = parsed;
+    const effectMatch = /^\[(.*)\]$/.exec(rest);
+    if (rest && !effectMatch)
+      problems.push({
+        path: `--updates[${i}]`,
+        message: `"${rest}" is not understood`,
+        fix: 'write Name(params) or Name(params)[field=param]',
+      });
+    return [
+      {
+        ...update,
+        ...(effectMatch ? { effects: effects(effectMatch[1] ?? '', update.parameters ?? []) } : {}),
+      },
+    ];
+  });
+  const actions = splitTop(answers.actions ?? '').flatMap(
+    (item, i) => actionOf(item, `--actions[${i}]`, problems) ?? [],
+  );
+  const dtoNames = splitTop(answers.dto ?? '');
+  const excluded = dtoNames.filter((n) => n.startsWith('-')).map((n) => n.slice(1).trim());
+  const included = dtoNames.filter((n) => !n.startsWith('-'));
+  if (excluded.length && included.length)
+    problems.push({
+      path: '--dto',
+      message: 'mixes included and -excluded names',
+      fix: 'list only names to keep, or only -names to drop',
+    });
+  const events: EventSpec[] = splitTop(answers.events ?? '').flatMap((item, i) => {
+    const match = /^(Created|Updated)\s*\((.*)\)$/.exec(item);
+    if (!match) {
+      problems.push({
+        path: `--events[${i}]`,
+        message: `"${item}" is not an event`,
+        fix: 'write Created(id, name) or Updated(price)',
+      });
+      return [];
+    }
+    return [{ operation: match[1] as EventSpec['operation'], fields: splitTop(match[2] ?? '') }];
+  });
+  if (problems.length > 0) throw new EntitySpecError(source, problems);
+  const create = answers.create?.trim() ? splitTop(answers.create) : undefined;
+  return {
+    entity: (answers.name ?? '').trim(),
+    audited: yes(answers.audited, true),
+    owned: yes(answers.owned, false),
+    fields,
+    ...(create ? { create: create.map((n) => parseTyped(n, '--create', problems).name) } : {}),
+    ...(updates.length ? { updates } : {}),
+    ...(actions.length ? { actions } : {}),
+    ...(excluded.length
+      ? { dto: { exclude: excluded } }
+      : included.length
+        ? { dto: { include: included } }
+        : {}),
+    ...(events.length ? { events } : {}),
+  };
+}

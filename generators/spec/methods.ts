@@ -1,0 +1,349 @@
+// Parameters, effects and methods: the create parameters, update methods and actions of a spec,
+// checked against the fields they name.
+import { kebabCase, nameForms } from '../names.js';
+import type { SpecProblem } from './errors.js';
+import { constraintProblems, DEFAULT_PRECISION, DEFAULT_SCALE, valueProblem } from './fields.js';
+import type {
+  ActionSpec,
+  EffectModel,
+  FieldModel,
+  MethodModel,
+  MethodSpec,
+  ParamModel,
+  ParamSpec,
+} from './types.js';
+
+export interface Scope {
+  entity: string;
+  /** Fields a parameter may name (the spec's own fields). */
+  fields: Map<string, FieldModel>;
+  /** Fields an effect may set: the spec's fields, and updatedBy when audited. */
+  settable: Map<string, FieldModel>;
+  problems: SpecProblem[];
+}
+
+const fieldList = (scope: Scope): string => [...scope.fields.keys()].join(', ');
+
+/** One parameter: a field reference (string, or object without type) or a typed parameter. */
+export function resolveParam(
+  scope: Scope,
+  path: string,
+  spec: ParamSpec,
+  standalone: boolean,
+): ParamModel | undefined {
+  const name = typeof spec === 'string' ? spec : spec.name;
+  const field = scope.fields.get(name);
+  if (name === 'id') {
+    scope.problems.push({
+      path,
+      message: 'id is not a parameter',
+      fix: 'remove it; the route carries the id',
+    });
+    return undefined;
+  }
+  if (typeof spec === 'string' || spec.type === undefined) {
+    if (!field) {
+      scope.problems.push({
+        path,
+        message: `"${name}" is not a field`,
+        fix: standalone
+          ? `name one of ${fieldList(scope)}, or give { name: ${name}, type: ... }`
+          : `name one of ${fieldList(scope)}`,
+      });
+      return undefined;
+    }
+    const overrides: Exclude<ParamSpec, string> = typeof spec === 'string' ? { name } : spec;
+    scope.problems.push(...constraintProblems(path, field.type, overrides));
+    const { name: _name, type: _type, required, ...constraints } = overrides;
+    return {
+      ...copyConstraints(field),
+      ...constraints,
+      name: field.name,
+      type: field.type,
+      required: required ?? field.required,
+      field,
+    };
+  }
+  if (field && field.type !== spec.type) {
+    scope.problems.push({
+      path: `${path}.type`,
+      message: `is ${spec.type} but field ${name} is ${field.type}`,
+      fix: `drop type to take the field's, or rename the parameter`,
+    });
+    return undefined;
+  }
+  if (!standalone && !field) {
+    scope.problems.push({
+      path,
+      message: `"${name}" is not a field`,
+      fix: `the constructor sets fields; name one of ${fieldList(scope)}`,
+    });
+    return undefined;
+  }
+  scope.problems.push(...constraintProblems(path, spec.type, spec));
+  return {
+    name: nameForms(name),
+    type: spec.type,
+    required: spec.required ?? false,
+    ...(spec.minLength !== undefined ? { minLength: spec.minLength } : {}),
+    ...(spec.maxLength !== undefined ? { maxLength: spec.maxLength } : {}),
+    ...(spec.minimum !== undefined ? { minimum: spec.minimum } : {}),
+    ...(spec.maximum !== undefined ? { maximum: spec.maximum } : {}),
+    ...(spec.pattern !== undefined ? { pattern: spec.pattern } : {}),
+    ...(spec.values ? { values: spec.values } : {}),
+    ...(spec.type === 'decimal'
+      ? { precision: spec.precision ?? DEFAULT_PRECISION, scale: spec.scale ?? DEFAULT_SCALE }
+      : {}),
+    ...(field ? { field } : {}),
+  };
+}
+
+function copyConstraints(field: FieldModel): Partial<ParamModel> {
+  const out: Partial<ParamModel> = {};
+  for (const key of [
+    'minLength',
+    'maxLength',
+    'minimum',
+    'maximum',
+    'pattern',
+    'values',
+    'precision',
+    'scale',
+  ] as const) {
+    if (field[key] !== undefined) (out as Record<string, unknown>)[key] = field[key];
+  }
+  return out;
+}
+
+/** A list of parameters, each name once. */
+export function resolveParams(
+  scope: Scope,
+  path: string,
+  specs: readonly ParamSpec[],
+  standalone: boolean,
+): ParamModel[] {
+  const params: ParamModel[] = [];
+  specs.forEach((spec, i) => {
+    const param = resolveParam(scope, `${path}[${i}]`, spec, standalone);
+    if (!param) return;
+    if (params.some((p) => p.name.camel === param.name.camel)) {
+      scope.problems.push({
+        path: `${path}[${i}]`,
+        message: `${param.name.camel} is listed twice`,
+        fix: 'list each parameter once',
+      });
+      return;
+    }
+    params.push(param);
+  });
+  return params;
+}
+
+const compatible = (param: ParamModel, field: FieldModel): boolean =>
+  param.type === field.type ||
+  (['string', 'text'].includes(param.type) && ['string', 'text'].includes(field.type));
+
+function resolveEffects(
+  scope: Scope,
+  path: string,
+  spec: MethodSpec,
+  params: ParamModel[],
+): EffectModel[] {
+  if (!spec.effects) {
+    // No effects written: each parameter named after a field sets that field.
+    return params
+      .filter((p) => p.field)
+      .map((p) => ({ field: p.field!, source: { kind: 'param', param: p } }));
+  }
+  const effects: EffectModel[] = [];
+  spec.effects.forEach((effect, i) => {
+    const at = `${path}.effects[${i}]`;
+    const field = scope.settable.get(effect.set);
+    if (!field) {
+      scope.problems.push({
+        path: `${at}.set`,
+        message: `"${effect.set}" is not a field an effect can set`,
+        fix: `name one of ${[...scope.settable.keys()].join(', ')}`,
+      });
+      return;
+    }
+    const given = (['value', 'from', 'now'] as const).filter((k) => effect[k] !== undefined);
+    if (given.length !== 1) {
+      scope.problems.push({
+        path: at,
+        message: given.length ? `has ${given.join(' and ')}` : 'says nothing about the new value',
+        fix: 'give exactly one of value, from or now: true',
+      });
+      return;
+    }
+    if (effect.from !== undefined) {
+      const param = params.find((p) => p.name.camel === effect.from);
+      if (!param) {
+        scope.problems.push({
+          path: `${at}.from`,
+          message: `"${effect.from}" is not a parameter of ${spec.name}`,
+          fix: params.length
+            ? `name one of ${params.map((p) => p.name.camel).join(', ')}`
+            : `add ${effect.from} to parameters`,
+        });
+        return;
+      }
+      if (!compatible(param, field)) {
+        scope.problems.push({
+          path: `${at}.from`,
+          message: `parameter ${param.name.camel} is ${param.type} but ${field.name.camel} is ${field.type}`,
+          fix: 'give the parameter the field type',
+        });
+        return;
+      }
+      effects.push({ field, source: { kind: 'param', param } });
+    } else if (effect.now) {
+      if (field.type !== 'date-time' && field.type !== 'date') {
+        scope.problems.push({
+          path: `${at}.now`,
+          message: `${field.name.camel} is ${field.type}, not a date or date-time`,
+          fix: 'use value or from for this field',
+        });
+        return;
+      }
+      effects.push({ field, source: { kind: 'now' } });
+    } else {
+      const why = valueProblem(field, effect.value);
+      if (why) {
+        scope.problems.push({
+          path: `${at}.value`,
+          message: `${JSON.stringify(effect.value)} is ${why}`,
+          fix: `give a value a ${field.type} field can hold`,
+        });
+        return;
+      }
+      effects.push({ field, source: { kind: 'value', value: effect.value } });
+    }
+  });
+  return effects;
+}
+
+/** Update methods and actions, with their routes. */
+export function resolveMethods(
+  scope: Scope,
+  updates: readonly MethodSpec[],
+  actions: readonly ActionSpec[],
+): MethodModel[] {
+  const methods: MethodModel[] = [];
+  const all = [
+    ...updates.map((spec, i) => ({
+      spec: spec as ActionSpec,
+      path: `updates[${i}]`,
+      kind: 'update' as const,
+      index: i,
+    })),
+    ...actions.map((spec, i) => ({
+      spec,
+      path: `actions[${i}]`,
+      kind: 'action' as const,
+      index: i,
+    })),
+  ];
+  const taken = new Map<string, string>();
+  const routes = new Map<string, string>();
+  const requests = new Map<string, string>([[`Create${scope.entity}Request`, 'create']]);
+  for (const { spec, path, kind, index } of all) {
+    const name = nameForms(spec.name);
+    if (['Create', 'Delete', 'GetById', 'GetList'].includes(name.pascal)) {
+      scope.problems.push({
+        path: `${path}.name`,
+        message: `${name.pascal} is the name of a generated route`,
+        fix: 'choose another name',
+      });
+      continue;
+    }
+    if (
+      scope.fields.has(name.camel) ||
+      [
+        'id',
+        'lastModifiedBy',
+        'lastModifiedOn',
+        'ownedBy',
+        'createdBy',
+        'createdOn',
+        'updatedBy',
+        'updatedOn',
+      ].includes(name.camel)
+    ) {
+      scope.problems.push({
+        path: `${path}.name`,
+        message: `method ${name.camel}() would clash with the property ${name.camel}`,
+        fix: 'choose a verb, e.g. Change' + name.pascal,
+      });
+      continue;
+    }
+    const other = taken.get(name.camel.toLowerCase());
+    if (other) {
+      scope.problems.push({
+        path: `${path}.name`,
+        message: `${name.pascal} is also ${other}`,
+        fix: 'give each method its own name',
+      });
+      continue;
+    }
+    taken.set(name.camel.toLowerCase(), path);
+    const params = resolveParams(scope, `${path}.parameters`, spec.parameters ?? [], true);
+    const effects = resolveEffects(scope, path, spec, params);
+    for (const param of params) {
+      if (
+        !effects.some((e) => e.source.kind === 'param' && e.source.param === param) &&
+        spec.effects
+      ) {
+        scope.problems.push({
+          path: `${path}.parameters`,
+          message: `${param.name.camel} is never used`,
+          fix: `add an effect { set: <field>, from: ${param.name.camel} }, or remove it`,
+        });
+      } else if (!param.field && !spec.effects) {
+        scope.problems.push({
+          path: `${path}.parameters`,
+          message: `${param.name.camel} is not a field, so it sets nothing`,
+          fix: `add effects, e.g. { set: <field>, from: ${param.name.camel} }`,
+        });
+      }
+    }
+    const verb = kind === 'update' ? 'PUT' : (spec.verb ?? 'POST');
+    const segment =
+      kind === 'update' ? (index === 0 ? '' : name.kebab) : (spec.segment ?? kebabCase(spec.name));
+    const route = `${verb} /{id}${segment ? `/${segment}` : ''}`;
+    const clash = routes.get(route);
+    if (clash) {
+      scope.problems.push({
+        path: kind === 'action' ? `${path}.segment` : `${path}.name`,
+        message: `${route} is also ${clash}'s route`,
+        fix: 'give the action another segment or verb',
+      });
+      continue;
+    }
+    routes.set(route, path);
+    const requestName =
+      (kind === 'action' ? spec.requestName : undefined) ?? `${name.pascal}${scope.entity}Request`;
+    const requestClash = requests.get(requestName);
+    if (requestClash) {
+      scope.problems.push({
+        path: `${path}.requestName`,
+        message: `${requestName} is also ${requestClash}'s request`,
+        fix: 'choose another requestName',
+      });
+      continue;
+    }
+    requests.set(requestName, path);
+    methods.push({
+      kind,
+      name,
+      params,
+      effects,
+      verb,
+      segment,
+      requestName,
+      handlerName: `${name.pascal}${scope.entity}Handler`,
+      ...(spec.description ? { description: spec.description } : {}),
+    });
+  }
+  return methods;
+}

@@ -1,0 +1,182 @@
+// Spec -> model: checks the structure with ajv, then the meaning (references between keys), and
+// resolves every default and name form once. Throws EntitySpecError listing every problem.
+import { kebabCase, nameForms, pluralize, snakeCase } from '../names.js';
+import { EntitySpecError, type SpecProblem } from './errors.js';
+import {
+  auditFields,
+  constraintProblems,
+  fieldModel,
+  idField,
+  ownerField,
+  RESERVED,
+  valueProblem,
+} from './fields.js';
+import { resolveMethods, resolveParams, type Scope } from './methods.js';
+import { structuralProblems } from './structure.js';
+import type { EntityModel, EntitySpec, EventModel, FieldModel } from './types.js';
+
+function resolveFields(spec: EntitySpec, problems: SpecProblem[]): FieldModel[] {
+  const fields: FieldModel[] = [];
+  for (const [name, field] of Object.entries(spec.fields)) {
+    const path = `fields.${name}`;
+    const reserved = RESERVED[name];
+    if (reserved) {
+      problems.push({ path, message: `${name} is reserved`, fix: reserved });
+      continue;
+    }
+    problems.push(...constraintProblems(path, field.type, field));
+    const model = fieldModel(name, field);
+    if (model.hasDefault) {
+      const why = valueProblem({ ...model, required: false }, field.default);
+      if (why)
+        problems.push({
+          path: `${path}.default`,
+          message: `${JSON.stringify(field.default)} is ${why}`,
+          fix: `give a default a ${field.type} field can hold`,
+        });
+    }
+    fields.push(model);
+  }
+  return fields;
+}
+
+function resolveDto(spec: EntitySpec, stored: FieldModel[], problems: SpecProblem[]): FieldModel[] {
+  const { include, exclude } = spec.dto ?? {};
+  const byName = new Map(stored.map((f) => [f.name.camel, f]));
+  const check = (list: string[] | undefined, key: string) =>
+    (list ?? []).forEach((name, i) => {
+      if (byName.has(name)) return;
+      const computed = name === 'lastModifiedBy' || name === 'lastModifiedOn';
+      problems.push({
+        path: `dto.${key}[${i}]`,
+        message: computed
+          ? `${name} is computed and never in the DTO`
+          : `"${name}" is not a stored field`,
+        fix: computed ? 'remove it' : `name one of ${[...byName.keys()].join(', ')}`,
+      });
+    });
+  if (include && exclude) {
+    problems.push({
+      path: 'dto',
+      message: 'has both include and exclude',
+      fix: 'keep one of them',
+    });
+    return stored;
+  }
+  check(include, 'include');
+  check(exclude, 'exclude');
+  if (exclude?.includes('id')) {
+    problems.push({
+      path: 'dto.exclude',
+      message: 'id cannot be excluded',
+      fix: 'remove id; routes and the list order need it',
+    });
+  }
+  if (include) return stored.filter((f) => f.role === 'id' || include.includes(f.name.camel));
+  return stored.filter((f) => !exclude?.includes(f.name.camel) || f.role === 'id');
+}
+
+function resolveEvents(
+  spec: EntitySpec,
+  stored: FieldModel[],
+  problems: SpecProblem[],
+): EventModel[] {
+  const names = stored.filter((f) => f.role !== 'audit').map((f) => f.name.camel);
+  return (spec.events ?? []).map((event, i) => {
+    event.fields.forEach((field, j) => {
+      if (!names.includes(field)) {
+        problems.push({
+          path: `events[${i}].fields[${j}]`,
+          message: `"${field}" is not a field`,
+          fix: `name one of ${names.join(', ')}`,
+        });
+      } else if (event.operation === 'Updated' && field === 'id') {
+        problems.push({
+          path: `events[${i}].fields[${j}]`,
+          message: 'an id never changes',
+          fix: 'remove id; every event carries it',
+        });
+      }
+    });
+    return {
+      operation: event.operation,
+      fields: event.fields,
+      ...(event.name ? { name: event.name } : {}),
+    };
+  });
+}
+
+/**
+ * Checks and resolves a spec. `source` names it in the error (a file path, or `the prompts`).
+ *
+ * @example
+ * const model = resolveSpec(YAML.parse(text), 'docs/examples/product.yaml');
+ */
+export function resolveSpec(input: unknown, source: string): EntityModel {
+  const structural = structuralProblems(input);
+  if (structural.length > 0) throw new EntitySpecError(source, structural);
+  const spec = input as EntitySpec;
+  const problems: SpecProblem[] = [];
+  const entity = nameForms(spec.entity);
+  const plural = nameForms(spec.plural ?? pluralize(spec.entity));
+  if (plural.pascal === entity.pascal) {
+    problems.push({
+      path: 'plural',
+      message: `is the same as the entity name ${entity.pascal}`,
+      fix: 'give a distinct plural, e.g. plural: SheepItems',
+    });
+  }
+  const audited = spec.audited ?? true;
+  const owned = spec.owned ?? false;
+  const own = resolveFields(spec, problems);
+  const stored = [
+    idField(),
+    ...own,
+    ...(owned ? [ownerField()] : []),
+    ...(audited ? auditFields() : []),
+  ];
+  const fields = new Map(own.map((f) => [f.name.camel, f]));
+  const settable = new Map(fields);
+  if (audited)
+    settable.set(
+      'updatedBy',
+      stored.find((f) => f.name.camel === 'updatedBy')!,
+    );
+  const scope: Scope = { entity: entity.pascal, fields, settable, problems };
+
+  const create = resolveParams(
+    scope,
+    'create',
+    spec.create ?? own.filter((f) => !f.hasDefault).map((f) => f.name.camel),
+    false,
+  );
+  for (const field of own) {
+    if (field.required && !field.hasDefault && !create.some((p) => p.field === field)) {
+      problems.push({
+        path: 'create',
+        message: `${field.name.camel} is required and has no default, so the constructor must set it`,
+        fix: `add ${field.name.camel} to create, or give it a default`,
+      });
+    }
+  }
+  const methods = resolveMethods(scope, spec.updates ?? [], spec.actions ?? []);
+  const dto = resolveDto(spec, stored, problems);
+  const events = resolveEvents(spec, stored, problems);
+  if (problems.length > 0) throw new EntitySpecError(source, problems);
+  return {
+    name: entity,
+    plural,
+    table: spec.table ?? snakeCase(plural.pascal),
+    resource: spec.resource ?? kebabCase(plural.pascal),
+    folder: kebabCase(plural.pascal),
+    audited,
+    owned,
+    validate: spec.validate ?? true,
+    ...(spec.description ? { description: spec.description } : {}),
+    fields: stored,
+    create,
+    methods,
+    dto,
+    events,
+  };
+}

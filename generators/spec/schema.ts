@@ -1,0 +1,182 @@
+// The JSON Schema an entity spec file is checked against with ajv. `fix` is our own keyword: the
+// hint printed with an error at that place.
+import { FIELD_TYPES, VERBS } from './types.js';
+
+const camel = {
+  type: 'string',
+  pattern: '^[a-z][A-Za-z0-9]*$',
+  fix: 'write it in camelCase, e.g. isDiscontinued',
+};
+const pascal = {
+  type: 'string',
+  pattern: '^[A-Z][A-Za-z0-9]*$',
+  fix: 'write it in PascalCase, e.g. ChangePrice',
+};
+const count = { type: 'integer', minimum: 0, fix: 'give a whole number of at least 0' };
+const constraints = {
+  required: { type: 'boolean', fix: 'use true or false' },
+  minLength: count,
+  maxLength: { type: 'integer', minimum: 1, fix: 'give a whole number of at least 1' },
+  minimum: { type: 'number', fix: 'give a number' },
+  maximum: { type: 'number', fix: 'give a number' },
+  pattern: { type: 'string', fix: 'give a regular expression as a string' },
+};
+const fieldType = { enum: FIELD_TYPES, fix: `use one of ${FIELD_TYPES.join(', ')}` };
+const values = {
+  type: 'array',
+  minItems: 1,
+  uniqueItems: true,
+  items: { type: 'string', minLength: 1 },
+  fix: 'list the allowed values, e.g. [draft, live, retired]',
+};
+const decimalDigits = {
+  precision: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 15,
+    fix: 'give 1 to 15 (JSON numbers stay exact up to 15 digits)',
+  },
+  scale: { type: 'integer', minimum: 0, maximum: 15, fix: 'give 0 to 15, at most the precision' },
+};
+
+const param = {
+  fix: 'give a field name, or { name, type } for a parameter that is not a field',
+  oneOf: [
+    camel,
+    {
+      type: 'object',
+      required: ['name'],
+      additionalProperties: false,
+      properties: { name: camel, type: fieldType, values, ...decimalDigits, ...constraints },
+    },
+  ],
+};
+
+const method = {
+  name: pascal,
+  parameters: { type: 'array', items: param, fix: 'list the parameters, e.g. [price]' },
+  effects: {
+    type: 'array',
+    fix: 'list effects such as { set: isDiscontinued, value: true }',
+    items: {
+      type: 'object',
+      required: ['set'],
+      additionalProperties: false,
+      fix: 'write { set: <field>, value: <literal> }, { set: <field>, from: <parameter> } or { set: <field>, now: true }',
+      properties: {
+        set: camel,
+        value: {},
+        from: camel,
+        now: { const: true, fix: 'write now: true' },
+      },
+    },
+  },
+  description: { type: 'string' },
+};
+
+const names = {
+  type: 'array',
+  items: camel,
+  uniqueItems: true,
+  fix: 'list field names, e.g. [ownedBy]',
+};
+
+/** The structure of a spec file; meaning (references between keys) is checked in validate.ts. */
+export const entitySpecSchema = {
+  type: 'object',
+  required: ['entity', 'fields'],
+  additionalProperties: false,
+  fix: 'a spec is a mapping with at least entity and fields',
+  properties: {
+    entity: { ...pascal, fix: 'write the entity name in PascalCase and singular, e.g. Product' },
+    plural: pascal,
+    table: {
+      type: 'string',
+      pattern: '^[a-z][a-z0-9_]*$',
+      fix: 'use snake_case, e.g. order_lines',
+    },
+    resource: {
+      type: 'string',
+      pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
+      fix: 'use one kebab-case URL segment, e.g. order-lines',
+    },
+    audited: { type: 'boolean', fix: 'use true or false' },
+    owned: { type: 'boolean', fix: 'use true or false' },
+    validate: { type: 'boolean', fix: 'use true or false' },
+    description: { type: 'string' },
+    fields: {
+      type: 'object',
+      minProperties: 1,
+      fix: 'map each field name to { type: ... }, e.g. name: { type: string, required: true }',
+      propertyNames: camel,
+      additionalProperties: {
+        type: 'object',
+        required: ['type'],
+        additionalProperties: false,
+        fix: 'give the field a type, e.g. { type: string }',
+        properties: {
+          type: fieldType,
+          default: {},
+          values,
+          ...decimalDigits,
+          ...constraints,
+          description: { type: 'string' },
+        },
+      },
+    },
+    create: {
+      type: 'array',
+      items: param,
+      fix: 'list the fields the constructor takes, e.g. [name, price]',
+    },
+    updates: {
+      type: 'array',
+      fix: 'list update methods, e.g. - { name: ChangePrice, parameters: [price] }',
+      items: {
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
+        properties: method,
+      },
+    },
+    actions: {
+      type: 'array',
+      fix: 'list actions, e.g. - { name: Discontinue, verb: PUT }',
+      items: {
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
+        properties: {
+          ...method,
+          segment: {
+            type: 'string',
+            pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
+            fix: 'use one kebab-case path segment, e.g. approval',
+          },
+          requestName: pascal,
+          verb: { enum: VERBS, fix: `use ${VERBS.join(', ')} (actions cannot DELETE)` },
+        },
+      },
+    },
+    dto: {
+      type: 'object',
+      additionalProperties: false,
+      fix: 'write { exclude: [...] } or { include: [...] }',
+      properties: { include: names, exclude: names },
+    },
+    events: {
+      type: 'array',
+      fix: 'list events, e.g. - { operation: Created, fields: [id, name] }',
+      items: {
+        type: 'object',
+        required: ['operation', 'fields'],
+        additionalProperties: false,
+        properties: {
+          operation: { enum: ['Created', 'Updated'], fix: 'use Created or Updated' },
+          fields: names,
+          name: pascal,
+        },
+      },
+    },
+  },
+} as const;

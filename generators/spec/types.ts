@@ -1,0 +1,189 @@
+// The entity spec: what a spec file (YAML or JSON), the prompts or the bypass arguments describe,
+// and the resolved model the templates are rendered from. docs/entity-spec.md documents each key.
+import type { NameForms } from '../names.js';
+
+export const FIELD_TYPES = [
+  'string',
+  'text',
+  'integer',
+  'decimal',
+  'boolean',
+  'uuid',
+  'date',
+  'date-time',
+  'enum',
+  'json',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export const VERBS = ['POST', 'PUT', 'PATCH'] as const;
+export type Verb = (typeof VERBS)[number];
+
+/** Constraints a field or a parameter may carry (JSON Schema keywords on the request). */
+export interface Constraints {
+  required?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+}
+
+/** A field as written in a spec file. */
+export interface FieldSpec extends Constraints {
+  type: FieldType;
+  default?: unknown;
+  /** Allowed values of an `enum`. */
+  values?: string[];
+  /** Total digits of a `decimal`. @default 12 */
+  precision?: number;
+  /** Digits after the point of a `decimal`. @default 2 */
+  scale?: number;
+  description?: string;
+}
+
+/** A parameter: a field name, or an object naming a field (with overrides) or typed on its own. */
+export type ParamSpec =
+  | string
+  | (Constraints & {
+      name: string;
+      type?: FieldType;
+      values?: string[];
+      precision?: number;
+      scale?: number;
+    });
+
+/** One effect of a method: set a field to a literal, to a parameter or to the current time. */
+export interface EffectSpec {
+  set: string;
+  value?: unknown;
+  from?: string;
+  now?: boolean;
+}
+
+export interface MethodSpec {
+  name: string;
+  parameters?: ParamSpec[];
+  /** @default each parameter named after a field sets that field */
+  effects?: EffectSpec[];
+  description?: string;
+}
+
+export interface ActionSpec extends MethodSpec {
+  /** @default the kebab-case name */
+  segment?: string;
+  /** @default `<Name><Entity>Request` */
+  requestName?: string;
+  /** @default POST */
+  verb?: Verb;
+}
+
+export interface EventSpec {
+  operation: 'Created' | 'Updated';
+  fields: string[];
+  name?: string;
+}
+
+/** The whole spec file. */
+export interface EntitySpec {
+  entity: string;
+  plural?: string;
+  table?: string;
+  resource?: string;
+  /** @default true */
+  audited?: boolean;
+  /** @default false */
+  owned?: boolean;
+  /** @default true */
+  validate?: boolean;
+  description?: string;
+  fields: Record<string, FieldSpec>;
+  /** @default every field without a default */
+  create?: ParamSpec[];
+  updates?: MethodSpec[];
+  actions?: ActionSpec[];
+  dto?: { include?: string[]; exclude?: string[] };
+  events?: EventSpec[];
+}
+
+// ---------------------------------------------------------------- the resolved model
+
+export type FieldRole = 'id' | 'field' | 'owner' | 'audit';
+
+export interface FieldModel extends Constraints {
+  name: NameForms;
+  column: string;
+  type: FieldType;
+  role: FieldRole;
+  /** Must be given in a request that sets it. */
+  required: boolean;
+  /** Not null in the database: required, or with a non-null default. */
+  notNull: boolean;
+  /** Whether `default` was given. */
+  hasDefault: boolean;
+  default?: unknown;
+  values?: string[];
+  precision?: number;
+  scale?: number;
+  description?: string;
+}
+
+export interface ParamModel extends Constraints {
+  name: NameForms;
+  type: FieldType;
+  /** Required in the request body (otherwise it may be missing or null). */
+  required: boolean;
+  values?: string[];
+  precision?: number;
+  scale?: number;
+  /** The field it was taken from, when it names one. */
+  field?: FieldModel;
+}
+
+export type EffectSource =
+  { kind: 'value'; value: unknown } | { kind: 'param'; param: ParamModel } | { kind: 'now' };
+
+export interface EffectModel {
+  field: FieldModel;
+  source: EffectSource;
+}
+
+export interface MethodModel {
+  kind: 'update' | 'action';
+  name: NameForms;
+  params: ParamModel[];
+  effects: EffectModel[];
+  verb: Verb;
+  /** Path after `/{id}`: empty for the first update, otherwise one segment. */
+  segment: string;
+  requestName: string;
+  handlerName: string;
+  description?: string;
+}
+
+export interface EventModel {
+  operation: 'Created' | 'Updated';
+  fields: string[];
+  name?: string;
+}
+
+export interface EntityModel {
+  name: NameForms;
+  plural: NameForms;
+  table: string;
+  /** URL segment of the collection, e.g. `products`. */
+  resource: string;
+  /** Folder under `src/slices/`. */
+  folder: string;
+  audited: boolean;
+  owned: boolean;
+  validate: boolean;
+  description?: string;
+  /** Every stored field, in table order: id, the spec's fields, ownedBy, then the audit fields. */
+  fields: FieldModel[];
+  create: ParamModel[];
+  methods: MethodModel[];
+  /** DTO properties, in order. */
+  dto: FieldModel[];
+  events: EventModel[];
+}
