@@ -1,0 +1,224 @@
+// The entity generator: the exact files it writes for the sample Product (snapshots under
+// entity-snapshots/, rewritten with UPDATE_SNAPSHOTS=1), re-runs that keep or force files, the
+// bypass-argument form, and bad specs that name each mistake and write nothing.
+import { expect } from 'chai';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import nodePlop from 'node-plop';
+import { registerEntityGenerator } from '../../generators/entity.js';
+import { EntitySpecError } from '../../generators/spec/errors.js';
+
+const productSpec = fileURLToPath(new URL('../../docs/examples/product.yaml', import.meta.url));
+const snapshots = fileURLToPath(new URL('./entity-snapshots/product/', import.meta.url));
+const NOW = '2024-05-01T09:30:00Z';
+
+const productFiles = [
+  'migrations/20240501093000_create_products.ts',
+  'seeds/products.ts',
+  'src/slices/products/index.ts',
+  'src/slices/products/product.dto.ts',
+  'src/slices/products/product.entity.ts',
+  'src/slices/products/product.entity.yaml',
+  'src/slices/products/product.handlers.ts',
+  'src/slices/products/product.openapi.ts',
+  'src/slices/products/product.requests.ts',
+  'src/slices/products/product.routes.ts',
+  'src/slices/products/product.table.ts',
+  'test/products.test.ts',
+];
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split('\\').join('/'))
+    .sort();
+}
+
+async function generate(dir: string, answers: Record<string, unknown>) {
+  const plop = await nodePlop(undefined, { destBasePath: dir, force: false });
+  registerEntityGenerator(plop);
+  return plop.getGenerator('entity').runActions({ now: NOW, ...answers });
+}
+
+async function failure(work: Promise<unknown>): Promise<EntitySpecError> {
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).to.be.instanceOf(EntitySpecError);
+  return error as EntitySpecError;
+}
+
+describe('entity generator', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'slicekit-entity-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('the sample Product from its spec file', () => {
+    let rendered: Map<string, string>;
+    before(async () => {
+      const out = mkdtempSync(join(tmpdir(), 'slicekit-product-'));
+      const result = await generate(out, { specFile: productSpec });
+      expect(result.failures).to.deep.equal([]);
+      rendered = new Map(filesUnder(out).map((f) => [f, readFileSync(join(out, f), 'utf8')]));
+      rmSync(out, { recursive: true, force: true });
+    });
+
+    it('writes exactly the slice files', () => {
+      expect([...rendered.keys()]).to.deep.equal(productFiles);
+    });
+
+    it('saves the spec it used beside the slice', () => {
+      expect(rendered.get('src/slices/products/product.entity.yaml')).to.equal(
+        readFileSync(productSpec, 'utf8'),
+      );
+    });
+
+    for (const file of productFiles) {
+      it(`renders ${file} as in its snapshot`, () => {
+        const actual = rendered.get(file) ?? '';
+        const snapshot = join(snapshots, `${file}.snap`);
+        if (process.env.UPDATE_SNAPSHOTS === '1' || !existsSync(snapshot)) {
+          mkdirSync(dirname(snapshot), { recursive: true });
+          writeFileSync(snapshot, actual);
+        }
+        expect(actual).to.equal(readFileSync(snapshot, 'utf8'));
+      });
+    }
+  });
+
+  it('keeps existing files and the first migration on a second run, and rewrites them with force', async () => {
+    await generate(dir, { specFile: productSpec });
+    const entity = join(dir, 'src/slices/products/product.entity.ts');
+    writeFileSync(entity, '// edited by hand\n');
+    const again = await generate(dir, { specFile: productSpec, now: '2025-01-01T00:00:00Z' });
+    expect(again.failures).to.deep.equal([]);
+    expect(again.changes.every((c) => c.path.startsWith('[SKIPPED]'))).to.equal(true);
+    expect(readFileSync(entity, 'utf8')).to.equal('// edited by hand\n');
+    const forced = await generate(dir, {
+      specFile: productSpec,
+      now: '2025-01-01T00:00:00Z',
+      force: true,
+    });
+    expect(forced.failures).to.deep.equal([]);
+    expect(readFileSync(entity, 'utf8')).to.match(/^\/\/ Product: the domain entity/);
+    expect(filesUnder(dir)).to.deep.equal(productFiles);
+  });
+
+  it('expresses the same Product from bypass arguments', async () => {
+    const result = await generate(dir, {
+      name: 'Product',
+      fields:
+        'name:string(150)!, price:decimal!:minimum=0.01, isDiscontinued:boolean:default=false',
+      create: 'name, price',
+      updates: 'ChangePrice(price)',
+      actions:
+        'Approve(byUser:string!)@approval[updatedBy=byUser], Discontinue():PUT[isDiscontinued=true]',
+      dto: '-ownedBy',
+      audited: true,
+      owned: true,
+      events: 'Created(id, name, price), Updated(price), Updated(isDiscontinued)',
+    });
+    expect(result.failures).to.deep.equal([]);
+    for (const file of productFiles.filter((f) => !f.endsWith('.yaml'))) {
+      const snapshot = readFileSync(join(snapshots, `${file}.snap`), 'utf8');
+      expect(readFileSync(join(dir, file), 'utf8'), file).to.equal(snapshot);
+    }
+    const saved = readFileSync(join(dir, 'src/slices/products/product.entity.yaml'), 'utf8');
+    expect(saved).to.match(/^# Product: the entity spec/);
+  });
+
+  it('names the path and the fix of every mistake in a spec file, and writes nothing', async () => {
+    const spec = join(dir, 'bad.yaml');
+    writeFileSync(
+      spec,
+      [
+        'entity: Product',
+        'fields:',
+        '  name: { type: strng, maxlength: 10 }',
+        '  price: { type: decimal, required: true }',
+        'actions:',
+        '  - { name: Approve, verb: DELETE }',
+      ].join('\n'),
+    );
+    const out = join(dir, 'app');
+    const error = await failure(generate(out, { specFile: spec }));
+    expect(error.message).to.contain(`${spec} has 3 problems`);
+    expect(error.problems.map((p) => p.path)).to.deep.equal([
+      'fields.name.maxlength',
+      'fields.name.type',
+      'actions[0].verb',
+    ]);
+    expect(error.problems[0]!.fix).to.contain('did you mean maxLength?');
+    expect(error.problems[1]!.fix).to.contain('use one of string, text, integer');
+    expect(error.problems[2]!.fix).to.contain('POST, PUT, PATCH');
+    expect(filesUnder(out)).to.deep.equal([]);
+  });
+
+  it('checks what the keys mean: references to fields, parameters and routes', async () => {
+    const spec = join(dir, 'bad.json');
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        entity: 'Product',
+        fields: {
+          name: { type: 'string', required: true, minimum: 1 },
+          price: { type: 'decimal' },
+        },
+        create: ['prize'],
+        actions: [
+          { name: 'Approve', parameters: [{ name: 'byUser', type: 'string' }] },
+          { name: 'Close', segment: 'approve' },
+        ],
+        dto: { exclude: ['lastModifiedOn'] },
+      }),
+    );
+    const error = await failure(generate(join(dir, 'app'), { specFile: spec }));
+    expect(error.problems.map((p) => `${p.path}: ${p.message}`)).to.deep.equal([
+      'fields.name.minimum: does not apply to a string',
+      'create[0]: "prize" is not a field',
+      'create: name is required and has no default, so the constructor must set it',
+      'actions[0].parameters: byUser is not a field, so it sets nothing',
+      "actions[1].segment: POST /{id}/approve is also actions[0]'s route",
+      'dto.exclude[0]: lastModifiedOn is computed and never in the DTO',
+    ]);
+    expect(filesUnder(join(dir, 'app'))).to.deep.equal([]);
+  });
+
+  it('reports YAML syntax errors with their line, and a missing file with what to give', async () => {
+    const spec = join(dir, 'broken.yaml');
+    writeFileSync(spec, 'entity: Product\nfields:\n  name: { type: string\n');
+    const syntax = await failure(generate(dir, { specFile: spec }));
+    expect(syntax.problems[0]!.path).to.match(/^line \d+, column \d+$/);
+    const missing = await failure(generate(dir, { specFile: join(dir, 'nope.yaml') }));
+    expect(missing.problems[0]!.message).to.contain('cannot be read (ENOENT)');
+  });
+
+  it('refuses a bad bypass argument with the argument named', async () => {
+    const error = await failure(generate(dir, { name: 'Customer', fields: 'email:strng!' }));
+    expect(error.problems[0]).to.include({ path: 'fields.email.type' });
+    const mixed = await failure(generate(dir, { spec: productSpec, fields: 'a:string' }));
+    expect(mixed.problems[0]!.path).to.equal('--fields');
+    expect(filesUnder(dir)).to.deep.equal([]);
+  });
+
+  it('takes a spec path through the prompts, skipping the questions it answers', async () => {
+    const plop = await nodePlop(undefined, { destBasePath: dir, force: false });
+    registerEntityGenerator(plop);
+    const answers = await plop.getGenerator('entity').runPrompts([productSpec]);
+    expect(answers).to.include({ spec: productSpec, name: '', fields: '' });
+  });
+});
