@@ -19,6 +19,7 @@ import {
   startApp,
 } from '../runtime/src/idempotency/index.js';
 import { MemoryIdempotencyStore } from '../runtime/src/idempotency/stores/memory.js';
+import { benchStores, printStoreRows } from './idempotency-stores.js';
 
 /** The part of autocannon's API used here (it ships no types). */
 interface LoadRequest {
@@ -281,6 +282,10 @@ async function main(): Promise<void> {
     },
   ]);
 
+  // PostgreSQL, MySQL and Redis stores (bench/idempotency-stores.ts); BENCH_STORES=0 skips them.
+  const stores = process.env.BENCH_STORES === '0' ? undefined : await benchStores();
+  if (stores) printStoreRows(stores);
+
   const summary = {
     memory_new_vs_plain: Number((rows[1]!.rps / plain).toFixed(3)),
     memory_replay_vs_plain: Number((rows[2]!.rps / plain).toFixed(3)),
@@ -296,6 +301,7 @@ async function main(): Promise<void> {
     duration_s: DURATION_S,
     rounds: ROUNDS,
     connections: CONNECTIONS,
+    ...stores?.json,
   };
   console.log(JSON.stringify(summary));
 }
