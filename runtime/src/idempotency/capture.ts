@@ -26,6 +26,8 @@ export function isCacheable(runtime: GuardRuntime, status: number): boolean {
  */
 class Recorder {
   readonly chunks: Buffer[] = [];
+  /** Some chunk is a view of the caller's own buffer, so recording must copy. */
+  borrowed = false;
   /** The reservation was completed or released; nothing more to do with the store. */
   settled = false;
   ended = false;
@@ -39,13 +41,25 @@ class Recorder {
     readonly end: End,
   ) {}
 
-  collect(chunk: Chunk | null | undefined, encoding: unknown): void {
-    if (chunk === null || chunk === undefined) return;
-    this.chunks.push(
-      typeof chunk === 'string'
-        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
-        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength),
-    );
+  /**
+   * Keeps a chunk as bytes and answers them. A string is encoded once, into a buffer the recorder
+   * owns (the caller passes that buffer on, so Node does not encode it again); a caller's buffer
+   * is only viewed here and copied when the response is recorded, in case the caller reuses it.
+   */
+  collect(chunk: Chunk | null | undefined, encoding: unknown): Buffer | undefined {
+    if (chunk === null || chunk === undefined) return undefined;
+    let bytes: Buffer;
+    if (typeof chunk === 'string') {
+      bytes = Buffer.from(
+        chunk,
+        typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8',
+      );
+    } else {
+      bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      this.borrowed = true;
+    }
+    this.chunks.push(bytes);
+    return bytes;
   }
 
   release(): Promise<void> {
@@ -63,8 +77,14 @@ class Recorder {
     for (const chunk of this.chunks) size += chunk.length;
     const response: CachedResponse = {
       statusCode: status,
-      // Concatenating copies, so a handler reusing its buffer cannot change the cached bytes.
-      body: size > 0 ? Buffer.concat(this.chunks, size) : null,
+      // One string chunk (res.send/res.json) is already a buffer of our own; anything else is
+      // concatenated, which copies, so a handler reusing its buffer cannot change cached bytes.
+      body:
+        size === 0
+          ? null
+          : this.chunks.length === 1 && !this.borrowed
+            ? this.chunks[0]!
+            : Buffer.concat(this.chunks, size),
       contentType: contentType === undefined ? 'application/json' : String(contentType),
       createdAt: new Date(now),
       expiresAt: new Date(now + this.runtime.options.expirationMs),
@@ -115,7 +135,8 @@ function captureEnd(this: Recorded, ...args: unknown[]): Response {
   let [chunk, encoding, callback] = args;
   if (typeof chunk === 'function') [chunk, encoding, callback] = [undefined, undefined, chunk];
   if (typeof encoding === 'function') [encoding, callback] = [undefined, encoding];
-  recorder.collect(chunk as Chunk | undefined, encoding);
+  const bytes = recorder.collect(chunk as Chunk | undefined, encoding);
+  if (typeof chunk === 'string' && bytes) [chunk, encoding] = [bytes, undefined];
   const status = this.statusCode;
   const pending = recorder.settled
     ? recorder.releasing
