@@ -66,7 +66,7 @@ export function valueSchema(
       // Requests are held to what the column keeps, so the database never rounds or overflows.
       if (typed.minimum !== undefined || forRequest) s.minimum = typed.minimum ?? -limit;
       if (typed.maximum !== undefined || forRequest) s.maximum = typed.maximum ?? limit;
-      if (forRequest) s.multipleOf = Number(`1e-${typed.scale ?? 2}`);
+      if (forRequest) s['x-decimal-places'] = typed.scale ?? 2;
       break;
     }
     case 'json':

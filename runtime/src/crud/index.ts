@@ -38,4 +38,11 @@ export {
   type SliceDto,
   type SliceModule,
 } from './types.js';
-export { fieldErrors, requestAjv, validateBody, type ValidateBodyOptions } from './validate.js';
+export {
+  DECIMAL_PLACES,
+  decimalPlaces,
+  fieldErrors,
+  requestAjv,
+  validateBody,
+  type ValidateBodyOptions,
+} from './validate.js';

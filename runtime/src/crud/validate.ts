@@ -12,13 +12,32 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 let shared: Ajv | undefined;
 
+/**
+ * Request-schema keyword: the most digits a number may have after the point (a decimal column's
+ * scale). An `x-` name, so OpenAPI documents carry it as an extension.
+ */
+export const DECIMAL_PLACES = 'x-decimal-places';
+
+/** Digits after the point in the shortest form of `value` (`1e-7` has 7). */
+export function decimalPlaces(value: number): number {
+  const [mantissa = '', exponent = '0'] = String(value).toLowerCase().split('e');
+  const fraction = mantissa.split('.')[1]?.length ?? 0;
+  return Math.max(0, fraction - Number(exponent));
+}
+
 /** The one ajv instance request schemas compile on: every error reported, formats checked. */
 export function requestAjv(): Ajv {
   if (!shared) {
-    // multipleOfPrecision: `multipleOf: 0.01` must accept 19.99 although 19.99 / 0.01 is not
-    // exactly 1999 in binary floating point.
-    shared = new Ajv({ allErrors: true, strict: false, multipleOfPrecision: 9 });
+    shared = new Ajv({ allErrors: true, strict: false });
     addFormats(shared);
+    // `multipleOf: 0.01` fails on large values (1234567890.12 / 0.01 is not a whole number in
+    // binary floating point); counting the digits of the shortest decimal form does not.
+    shared.addKeyword({
+      keyword: DECIMAL_PLACES,
+      type: 'number',
+      schemaType: 'number',
+      validate: (places: number, value: number) => decimalPlaces(value) <= places,
+    });
   }
   return shared;
 }
@@ -59,6 +78,13 @@ export function fieldErrors(errors: readonly ErrorObject[]): FieldError[] {
       return {
         field: at ? `${at}.${extra}` : extra,
         message: 'is not allowed',
+        keyword: error.keyword,
+      };
+    }
+    if (error.keyword === DECIMAL_PLACES) {
+      return {
+        field: at,
+        message: 'has more decimal places than the field keeps',
         keyword: error.keyword,
       };
     }

@@ -75,12 +75,13 @@ async function createTable(knex: Knex): Promise<void> {
 describeEachDatabase('entity repository', (db) => {
   before(async () => createTable(db.knex));
 
-  it('inserts a new entity stamped with its creator and owner', async () => {
+  it('inserts a new entity stamped with its creator, as first updater, and owner', async () => {
     const row = await insertEntity(db.knex, gadgets, new Gadget(ID, 'Lamp', 19.99), 'alice');
     const stored = gadgets.fromRow(row);
     expect(stored).to.be.instanceOf(Gadget);
     expect(stored).to.include({ name: 'Lamp', price: 19.99, active: true, createdBy: 'alice' });
-    expect(stored).to.include({ ownedBy: 'alice', updatedBy: null, updatedOn: null });
+    expect(stored).to.include({ ownedBy: 'alice', updatedBy: 'alice' });
+    expect(stored.updatedOn?.getTime()).to.equal(stored.createdOn.getTime());
     expect(stored.madeOn).to.equal('2024-02-29');
     expect(stored.tags).to.deep.equal({ colour: 'red', sizes: [1, 2] });
     expect(stored.createdOn).to.be.instanceOf(Date);
