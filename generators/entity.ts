@@ -49,8 +49,8 @@ export function modelFromAnswers(answers: EntityAnswers): { model: EntityModel; 
     const { model, text } = loadSpecFile(path);
     return { model, specText: text };
   }
-  const spec = specFromAnswers(answers, 'the answers');
-  const model = resolveSpec(spec, 'the answers');
+  const spec = specFromAnswers(answers, 'the spec from the answers');
+  const model = resolveSpec(spec, 'the spec from the answers');
   const header = `# ${model.name.pascal}: the entity spec this slice was generated from (docs/entity-spec.md).\n# Regenerate with: npx plop entity -- --spec src/slices/${model.folder}/${model.name.kebab}.entity.yaml --force\n`;
   return { model, specText: header + YAML.stringify(spec) };
 }
@@ -58,8 +58,24 @@ export function modelFromAnswers(answers: EntityAnswers): { model: EntityModel; 
 const truthy = (value: unknown): boolean =>
   value === true || (typeof value === 'string' && /^(y|yes|true|t)$/i.test(value));
 
+/**
+ * Whether plop was started with bypass arguments for this generator (`plop entity -- --spec x` or
+ * `plop entity Product ...`). Plop would still ask every prompt not given on the command line;
+ * a script wants the defaults instead, so then no prompt is asked.
+ */
+export function bypassing(argv: readonly string[] = process.argv.slice(2)): boolean {
+  const at = argv.indexOf('entity');
+  return at >= 0 && argv.length > at + 1;
+}
+
 // Prompt names double as bypass argument names (`--fields ...`), so they are part of the CLI.
 function prompts(): PromptQuestion[] {
+  const questions = interactivePrompts();
+  // `when: false` (not a function) keeps a prompt bypassable while never asking it.
+  return bypassing() ? questions.map((q) => ({ ...q, when: false })) : questions;
+}
+
+function interactivePrompts(): PromptQuestion[] {
   const input = (
     name: string,
     message: string,
