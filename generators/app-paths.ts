@@ -1,5 +1,5 @@
-// Where slicekit's own files are, found the same way from the TypeScript sources and from the
-// compiled `dist/` build (whose files sit one folder deeper).
+// Where slicekit's own files are, from the TypeScript sources and from the compiled `dist/` build
+// alike (the build copies templates/ to dist/templates/).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +20,8 @@ function findPackageRoot(start: string): string {
 /** The folder holding slicekit's `package.json`, `templates/` and `runtime/`. */
 export const packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 
-/** The app generator's template tree. */
-export const appTemplates = join(packageRoot, 'templates', 'app');
+/** The app generator's template tree: `templates/app`, or `dist/templates/app` once compiled. */
+export const appTemplates = fileURLToPath(new URL('../templates/app/', import.meta.url));
 
 /** The runtime package of this checkout (absent from a published install of slicekit). */
 export const runtimeFolder = join(packageRoot, 'runtime');

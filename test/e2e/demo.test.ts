@@ -1,0 +1,77 @@
+// `npm run demo` itself: the seeded Product API on SQLite by default, with every spec scenario
+// over HTTP, and DATABASE_URL plus SEED=0 honoured on PostgreSQL.
+import { expect } from 'chai';
+import { useDatabase } from '../support/services.js';
+import { freePort, serve, type Served } from './support/processes.js';
+import { describeProductScenarios } from './support/product-scenarios.js';
+import { plainEnv, repoRoot, scratchFolder } from './support/workspace.js';
+
+async function startDemo(env: NodeJS.ProcessEnv): Promise<Served> {
+  const port = await freePort();
+  const demo = await serve('npm', ['run', 'demo'], {
+    cwd: repoRoot,
+    env: plainEnv({ ...env, PORT: String(port) }),
+    port,
+    probePath: '/v1/products',
+  });
+  // The demo prints its banner once it has seen the server answer, a moment after we did.
+  for (let i = 0; i < 50 && !demo.output().includes('Stop with Ctrl+C'); i++) {
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return demo;
+}
+
+describe('npm run demo', function () {
+  this.timeout(120_000);
+
+  describe('with the defaults (SQLite inside the demo folder)', () => {
+    let scratch: ReturnType<typeof scratchFolder> | undefined;
+    let demo: Served | undefined;
+    before(async () => {
+      scratch = scratchFolder('demo-sqlite');
+      demo = await startDemo({ DEMO_DIR: scratch.path });
+    });
+    after(async () => {
+      await demo?.stop();
+      scratch?.remove();
+    });
+
+    it('serves the seeded Product API and prints the URL and curl lines to try', async () => {
+      const url = `http://localhost:${new URL(demo!.url).port}/v1/products`;
+      expect(demo!.output()).to.contain(`the Product API is up at ${url}`);
+      expect(demo!.output()).to.contain(`curl -s -X POST ${url}`);
+      const res = await fetch(`${demo!.url}/v1/products`);
+      expect(res.status).to.equal(200);
+      expect(((await res.json()) as { totalItemCount: number }).totalItemCount).to.be.above(0);
+    });
+
+    describeProductScenarios(() => demo!.url);
+  });
+
+  describe('with DATABASE_URL on PostgreSQL and SEED=0', () => {
+    const db = useDatabase('postgres');
+    let scratch: ReturnType<typeof scratchFolder> | undefined;
+    let demo: Served | undefined;
+    before(async () => {
+      scratch = scratchFolder('demo-postgres');
+      demo = await startDemo({ DEMO_DIR: scratch.path, DATABASE_URL: db.url, SEED: '0' });
+    });
+    after(async () => {
+      await demo?.stop();
+      scratch?.remove();
+    });
+
+    it('serves an empty table from that database, and stores what it is sent there', async () => {
+      const list = await fetch(`${demo!.url}/v1/products`);
+      expect(((await list.json()) as { totalItemCount: number }).totalItemCount).to.equal(0);
+      const created = await fetch(`${demo!.url}/v1/products`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Kettle', price: 39.9 }),
+      });
+      expect(created.status).to.equal(201);
+      const rows = await db.knex('products').select('name');
+      expect(rows.map((row: { name: string }) => row.name)).to.deep.equal(['Kettle']);
+    });
+  });
+});
