@@ -140,10 +140,8 @@ for (const dialect of allDialects) {
   });
 }
 
-// A second entity described entirely by bypass arguments, as a script would add one. Plop asks
-// every prompt that has no argument, so a script answers each of them.
+// A second entity described entirely by bypass arguments, as a script would add one.
 const customerBypass = [
-  ...['--spec', '', '--name', 'Customer', '--fields', 'email:string(200)!, displayName:string'],
-  ...['--create', '', '--updates', 'Rename(displayName)', '--actions', '', '--dto', ''],
-  ...['--audited', 'true', '--owned', 'false', '--events', ''],
+  ...['--name', 'Customer', '--fields', 'email:string(200)!, displayName:string'],
+  ...['--updates', 'Rename(displayName)'],
 ];
