@@ -19,8 +19,9 @@ export {
   insertEntity,
   loadEntity,
   loadRow,
+  visibleRows,
 } from './repository.js';
-export { crudRoute, describeMapped, mappedOps, principalOf } from './routes.js';
+export { callerRows, crudRoute, describeMapped, mappedOps, principalOf } from './routes.js';
 export {
   AUDIT_FIELDS,
   defineEntityTable,

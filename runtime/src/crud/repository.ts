@@ -1,12 +1,16 @@
-// Load / call / save: the persistence steps every generated handler takes, with audit stamping.
-// A change runs in one transaction and answers with the row as stored, so the DTO shows exactly
-// what the database kept (decimals, time precision).
+// Load / call / save: the persistence steps every generated handler takes, with audit stamping,
+// ownership and declared events. A change runs in one transaction and answers with the row as
+// stored, so the DTO shows exactly what the database kept (decimals, time precision), and the
+// events it raises are written to the outbox in that same transaction.
 import type { Knex } from 'knex';
+import { createdEvents, updatedEvents, type EntityEvents } from '../events/declared.js';
+import { recordEvents } from '../events/record.js';
 import { ProblemError } from '../http/problem.js';
 import { INVALID_REQUEST_TYPE, notFound } from './errors.js';
 import type { EntityTable } from './table.js';
 
 type Row = Record<string, unknown>;
+type Db = Knex | Knex.Transaction;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^-?\d{1,15}$/;
@@ -37,35 +41,61 @@ export function checkId(table: EntityTable<unknown>, id: string): string {
   });
 }
 
-/** The stored row of `id`; a 404 problem when there is none. */
+/**
+ * The rows of `table` the caller may reach: all of them, or for an owned table only those whose
+ * `ownedBy` is `principal` (anonymous callers, `''`, share the rows created anonymously). Another
+ * caller's row is then simply not found, so a 404 never tells that it exists.
+ *
+ * @example
+ * const mine = await visibleRows(knex, productTable, principalOf(req)).where('price', '>', 10);
+ */
+export function visibleRows(
+  db: Db,
+  table: EntityTable<unknown>,
+  principal = '',
+): Knex.QueryBuilder {
+  const query = db(table.table);
+  return table.ownerColumn ? query.where(`${table.table}.${table.ownerColumn}`, principal) : query;
+}
+
+/** The row of `id`, among those `principal` may reach; a 404 problem when there is none. */
 export async function loadRow(
-  db: Knex | Knex.Transaction,
+  db: Db,
   table: EntityTable<unknown>,
   id: string,
+  principal = '',
 ): Promise<Row> {
   const key = checkId(table, id);
-  const row = (await db(table.table).where(table.idColumn, key).first()) as Row | undefined;
+  const row = (await visibleRows(db, table, principal).where(table.idColumn, key).first()) as
+    Row | undefined;
   if (!row) throw notFound(table.entityName, id);
   return row;
 }
 
 /** The entity of `id` (an instance of its class); a 404 problem when there is none. */
 export async function loadEntity<E>(
-  db: Knex | Knex.Transaction,
+  db: Db,
   table: EntityTable<E>,
   id: string,
+  principal = '',
 ): Promise<E> {
-  return table.fromRow(await loadRow(db, table as EntityTable<unknown>, id));
+  return table.fromRow(await loadRow(db, table as EntityTable<unknown>, id, principal));
 }
 
 function idOf<E>(table: EntityTable<E>, entity: E): string {
   return String((entity as Row)[table.idProperty]);
 }
 
+function eventsOf(table: EntityTable<unknown>): EntityEvents | undefined {
+  if (table.events.length === 0) return undefined;
+  return { entity: table.entityName, idField: table.idProperty, declarations: table.events };
+}
+
 /**
  * Inserts a new entity and answers with the stored row. Audited entities get `createdBy` and
  * `updatedBy` set to `principal` (the caller's id, empty when anonymous) and `createdOn` and
  * `updatedOn` to now: the first save is a save too. Owned entities get `ownedBy` = `principal`.
+ * Declared `Created` events are recorded in the same transaction, from the stored values.
  *
  * @example
  * const row = await insertEntity(knex, productTable, new Product('Desk', 120), principalOf(req));
@@ -77,6 +107,7 @@ export async function insertEntity<E>(
   principal: string,
 ): Promise<Row> {
   const target = entity as Row;
+  const any = table as EntityTable<unknown>;
   if (table.audited) {
     const now = new Date();
     target.createdBy = principal;
@@ -87,14 +118,19 @@ export async function insertEntity<E>(
   if (table.owned) target.ownedBy = principal;
   return knex.transaction(async (trx) => {
     await trx(table.table).insert(table.toRow(entity));
-    return loadRow(trx, table as EntityTable<unknown>, idOf(table, entity));
+    const row = await loadRow(trx, any, idOf(table, entity), principal);
+    const events = eventsOf(any);
+    if (events) await recordEvents(trx, createdEvents(events, any.fromRow(row) as Row));
+    return row;
   });
 }
 
 /**
- * Loads the entity of `id`, runs `change` on it and saves it, in one transaction; answers with the
- * stored row. Audited entities get `updatedOn` and `updatedBy`: the principal, unless `change`
- * recorded an updater itself by setting `updatedBy` (as the spec's `Approve` does).
+ * Loads the entity of `id` (among the caller's rows, for an owned table), runs `change` on it and
+ * saves it, in one transaction; answers with the stored row. Audited entities get `updatedOn` and
+ * `updatedBy`: the principal, unless `change` recorded an updater itself by setting `updatedBy`
+ * (as the spec's `Approve` does). Declared `Updated` events whose fields changed are recorded in
+ * the same transaction; a change touching none of them raises nothing.
  *
  * @example
  * const row = await changeEntity(knex, productTable, id, principal, (p) => p.changePrice(9.5));
@@ -106,8 +142,10 @@ export async function changeEntity<E>(
   principal: string,
   change: (entity: E) => void | Promise<void>,
 ): Promise<Row> {
+  const any = table as EntityTable<unknown>;
   return knex.transaction(async (trx) => {
-    const entity = await loadEntity(trx, table, id);
+    const stored = await loadRow(trx, any, id, principal);
+    const entity = table.fromRow(stored);
     const target = entity as Row;
     // Cleared first, so an updater the method records is told apart from the stored one.
     if (table.audited) target.updatedBy = null;
@@ -116,22 +154,29 @@ export async function changeEntity<E>(
       target.updatedOn = new Date();
       if (target.updatedBy === null || target.updatedBy === undefined) target.updatedBy = principal;
     }
-    const row = table.toRow(entity);
-    delete row[table.idColumn];
-    await trx(table.table)
-      .where(table.idColumn, checkId(table as EntityTable<unknown>, id))
-      .update(row);
-    return loadRow(trx, table as EntityTable<unknown>, id);
+    const values = table.toRow(entity);
+    delete values[table.idColumn];
+    // The owner never changes hands through a save.
+    if (table.ownerColumn) delete values[table.ownerColumn];
+    await visibleRows(trx, any, principal).where(table.idColumn, checkId(any, id)).update(values);
+    const row = await loadRow(trx, any, id, principal);
+    const events = eventsOf(any);
+    if (events) {
+      const before = any.fromRow(stored) as Row;
+      await recordEvents(trx, updatedEvents(events, before, any.fromRow(row) as Row));
+    }
+    return row;
   });
 }
 
-/** Deletes the row of `id`; a 404 problem when there is none. */
+/** Deletes the row of `id` (among the caller's rows, for an owned table); 404 when there is none. */
 export async function deleteEntity(
   knex: Knex,
   table: EntityTable<unknown>,
   id: string,
+  principal = '',
 ): Promise<void> {
   const key = checkId(table, id);
-  const deleted = await knex(table.table).where(table.idColumn, key).delete();
+  const deleted = await visibleRows(knex, table, principal).where(table.idColumn, key).delete();
   if (deleted === 0) throw notFound(table.entityName, id);
 }

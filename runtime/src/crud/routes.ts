@@ -1,10 +1,12 @@
 // Small pieces the generated route files are built from: which operations to map, who the caller
 // is, and a wrapper answering a thrown ProblemError (404, 400) as problem+json.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Knex } from 'knex';
 import { principalId } from '../auth/user.js';
 import { ProblemError, sendProblem } from '../http/problem.js';
 import type { SliceDescription } from '../openapi/types.js';
 import { CrudOptionsError } from './errors.js';
+import type { EntityTable } from './table.js';
 import { CRUD_OPS, type CrudMapOptions, type CrudOp } from './types.js';
 
 /**
@@ -29,6 +31,22 @@ export function mappedOps(options: CrudMapOptions = {}): ReadonlySet<CrudOp> {
 /** The acting principal for audit fields: `req.user.id`, or empty when anonymous. */
 export function principalOf(req: Request): string {
   return principalId(req) ?? '';
+}
+
+/**
+ * The list route's per-request scope for `table`: for an owned table, the caller's rows only
+ * (what `visibleRows` allows the other routes); for any other table, every row.
+ *
+ * @example
+ * router.get('/products', listHandler(productResource, knex, { scope: callerRows(productTable) }));
+ */
+export function callerRows(
+  table: EntityTable<unknown>,
+): (qb: Knex.QueryBuilder, req: Request) => void {
+  const column = table.ownerColumn ? `${table.table}.${table.ownerColumn}` : undefined;
+  return function scopeToCaller(qb, req) {
+    if (column) void qb.where(column, principalOf(req));
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 // `defineEntityTable`: how an entity class is stored, property by property, so the repository
 // helpers can turn a row into an entity and back the same way on PostgreSQL, MySQL and SQLite.
+import type { EventDeclaration } from '../events/declared.js';
 import { snakeCase } from '../list-query/names.js';
 import { EntityTableDefinitionError } from './errors.js';
 
@@ -47,8 +48,16 @@ export interface EntityTableDefinition<E> {
   idProperty?: string;
   /** Adds createdBy/On and updatedBy/On, stamped on save. @default false */
   audited?: boolean;
-  /** Adds ownedBy, stamped with the creator on insert. @default false */
+  /**
+   * Adds ownedBy, stamped with the creator on insert, and confines every load, change and delete
+   * to the caller's own rows. @default false
+   */
   owned?: boolean;
+  /**
+   * Events raised on save (the spec's `RaisesEvent`), written to the outbox in the same
+   * transaction as the change. @default [] (none)
+   */
+  events?: readonly EventDeclaration[];
 }
 
 /** One stored property. */
@@ -67,6 +76,9 @@ export interface EntityTable<E> {
   readonly idKind: FieldKind;
   readonly audited: boolean;
   readonly owned: boolean;
+  /** Column of `ownedBy`, for owned tables. */
+  readonly ownerColumn: string | undefined;
+  readonly events: readonly EventDeclaration[];
   readonly fields: readonly StoredField[];
   /** The row to write for an entity. */
   toRow(entity: E): Row;
@@ -158,6 +170,11 @@ export function defineEntityTable<E>(definition: EntityTableDefinition<E>): Enti
   for (const property of Object.keys(definition.columns ?? {})) {
     if (!(property in all)) problems.push(`columns.${property} names no field`);
   }
+  (definition.events ?? []).forEach((event, i) => {
+    for (const field of event.fields) {
+      if (!(field in all)) problems.push(`events[${i}]: "${field}" is not a field`);
+    }
+  });
   const idProperty = definition.idProperty ?? 'id';
   if (!(idProperty in all)) problems.push(`the id property "${idProperty}" is not in fields`);
   if (problems.length > 0) throw new EntityTableDefinitionError(table || '?', problems);
@@ -168,6 +185,7 @@ export function defineEntityTable<E>(definition: EntityTableDefinition<E>): Enti
     column: definition.columns?.[property] ?? snakeCase(property),
   }));
   const id = fields.find((f) => f.property === idProperty)!;
+  const owner = fields.find((f) => f.property === 'ownedBy');
   const prototype = definition.entity.prototype as object;
   return {
     table,
@@ -177,6 +195,8 @@ export function defineEntityTable<E>(definition: EntityTableDefinition<E>): Enti
     idKind: id.kind,
     audited: definition.audited ?? false,
     owned: definition.owned ?? false,
+    ownerColumn: definition.owned ? owner?.column : undefined,
+    events: definition.events ?? [],
     fields,
     toRow(entity) {
       const source = entity as Row;

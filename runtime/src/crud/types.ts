@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import type { ListResource } from '../list-query/resource.js';
 import type { JsonSchema } from '../list-query/schema.js';
 import type { SliceDescription } from '../openapi/types.js';
+import type { ReferenceDataSet } from '../reference-data/define.js';
 
 /** A pino-compatible logger; the app passes its own. */
 export interface CrudLogger {
@@ -42,6 +43,16 @@ export interface SliceModule {
   mount(router: Router, deps: SliceDeps): void;
   /** The routes as data for `@slicekit/runtime/openapi`. @default none (not documented) */
   openapi?: SliceDescription;
+  /**
+   * Fixed rows of the slice's table, applied after every migration run (by the migrate command
+   * and at start-up alike), inserted when absent and never overwritten. @default none
+   */
+  referenceData?: readonly ReferenceDataSet[];
+  /**
+   * Whether some of its routes require an idempotency key, so the app must register the guard.
+   * @default false
+   */
+  idempotent?: boolean;
 }
 
 /** The six generated operations (the spec's `CrudOp`). */
