@@ -101,18 +101,26 @@ for (const kind of ['postgres', 'mysql', 'redis'] as Kind[]) {
 
     it('answers 409 while a SIGKILLed handler’s reservation is live, then runs the handler once more', async () => {
       const key = 'killed-mid-request';
+      const reservedAt = Date.now();
       const hanging = post(killable, key, { delayMs: 60_000 }).catch(() => 'killed');
       while ((await sideEffects(key)) === 0) await sleep(20);
+      // The reservation was made after `reservedAt` and before its handler's side effect showed.
+      const reservedBy = Date.now();
       killable.child.kill('SIGKILL');
       expect(await hanging).to.equal('killed');
 
+      // Within the killed process's in-flight timeout (3 s): both survivors refuse the key.
       expect(await post(pair[0], key)).to.equal(409);
-      let status = 409;
-      while (status === 409) {
-        await sleep(200);
-        status = await post(pair[1], key);
-      }
-      expect(status).to.equal(201);
+      expect(await post(pair[1], key)).to.equal(409);
+      expect(Date.now() - reservedAt, 'the 409s came within the timeout').to.be.below(3000);
+
+      // After it: many concurrent retries across both processes, and exactly one runs the handler.
+      await sleep(Math.max(0, reservedBy + 3000 + 200 - Date.now()));
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => post(pair[i % 2]!, key, { delayMs: 20 })),
+      );
+      expect(statuses.filter((status) => status === 201)).to.have.length(1);
+      expect(statuses.filter((status) => status === 409)).to.have.length(19);
       expect(await sideEffects(key)).to.equal(2);
       expect(await post(pair[0], key)).to.equal(409);
     });
@@ -121,12 +129,17 @@ for (const kind of ['postgres', 'mysql', 'redis'] as Kind[]) {
       expect(await post(behindProxy, 'before-outage')).to.equal(201);
       proxy.pause();
       try {
-        expect(await post(behindProxy, 'during-outage')).to.equal(500);
-        expect(await post(behindProxy, 'during-outage-again')).to.equal(500);
+        // The process's operationTimeoutMs is 500: each request fails soon after, never hangs.
+        for (const key of ['during-outage', 'during-outage-again']) {
+          const started = Date.now();
+          expect(await post(behindProxy, key)).to.equal(500);
+          expect(Date.now() - started, `${key} answered within the bound`).to.be.below(1500);
+        }
       } finally {
         proxy.resume();
       }
       expect(await sideEffects('during-outage')).to.equal(0);
+      expect(await sideEffects('during-outage-again')).to.equal(0);
       expect(await post(behindProxy, 'after-outage')).to.equal(201);
       expect(await sideEffects('after-outage')).to.equal(1);
     });
