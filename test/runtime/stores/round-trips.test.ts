@@ -1,0 +1,128 @@
+// One round trip per store operation, counted on the wire through a TCP proxy: reserving a new
+// key, completing it and replaying it each cost one request/reply exchange with the server.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import mysql from 'mysql2/promise';
+import { conformanceKeyInfo } from '@slicekit/runtime/testing';
+import type { IdempotencyKeyStore, StoreTimings } from '../../../runtime/src/idempotency/store.js';
+import { MySqlIdempotencyStore } from '../../../runtime/src/idempotency/stores/mysql-store.js';
+import { PostgresIdempotencyStore } from '../../../runtime/src/idempotency/stores/postgres-store.js';
+import { RedisIdempotencyStore } from '../../../runtime/src/idempotency/stores/redis-store.js';
+import { useDatabase, useRedis } from '../../support/services.js';
+import { TcpProxy } from './support/tcp-proxy.js';
+
+interface Trips {
+  reserve: number;
+  complete: number;
+  replay: number;
+}
+
+const response = {
+  statusCode: 201,
+  body: Buffer.from('{"ok":true}'),
+  contentType: 'application/json',
+  createdAt: new Date(),
+  expiresAt: null,
+};
+
+/** Round trips per operation over `samples` keys, after a warm-up (connections, statements). */
+async function countTrips(store: IdempotencyKeyStore, proxy: TcpProxy, samples = 20) {
+  await store.start?.();
+  const keys = Array.from({ length: samples + 3 }, () => conformanceKeyInfo(randomUUID()));
+  for (const key of keys.slice(0, 3)) {
+    const check = await store.isKeyProcessed(key);
+    if (!check.processed) await store.markKeyAsProcessed(key, response, check.reservation);
+    await store.isKeyProcessed(key);
+  }
+  const counted = keys.slice(3);
+  const trips: Trips = { reserve: 0, complete: 0, replay: 0 };
+  const reservations: string[] = [];
+  proxy.resetRoundTrips();
+  for (const key of counted) {
+    const check = await store.isKeyProcessed(key);
+    expect(check.processed).to.equal(false);
+    if (!check.processed) reservations.push(check.reservation);
+  }
+  trips.reserve = proxy.roundTrips / samples;
+  proxy.resetRoundTrips();
+  for (const [i, key] of counted.entries()) {
+    expect(await store.markKeyAsProcessed(key, response, reservations[i]!)).to.equal(true);
+  }
+  trips.complete = proxy.roundTrips / samples;
+  proxy.resetRoundTrips();
+  for (const key of counted) {
+    expect((await store.isKeyProcessed(key)).processed).to.equal(true);
+  }
+  trips.replay = proxy.roundTrips / samples;
+  return trips;
+}
+
+function tripsSuite(
+  title: string,
+  serverUrl: () => string,
+  makeStore: (url: string, timings: StoreTimings) => IdempotencyKeyStore,
+  expected: Trips,
+  prefix: () => string = () => 'trips',
+) {
+  it(title, async () => {
+    const url = new URL(serverUrl());
+    const proxy = await TcpProxy.start({ host: url.hostname, port: Number(url.port) });
+    const store = makeStore(proxy.url(serverUrl()), {
+      expirationMs: 60_000,
+      inFlightReservationTimeoutMs: 30_000,
+      cachePrefix: prefix(),
+    });
+    try {
+      expect(await countTrips(store, proxy)).to.deep.equal(expected);
+    } finally {
+      await store.close?.();
+      await proxy.close();
+    }
+  });
+}
+
+const one = { reserve: 1, complete: 1, replay: 1 };
+
+describe('store round trips on the wire', () => {
+  describe('PostgreSQL', () => {
+    const db = useDatabase('postgres');
+    tripsSuite(
+      'costs one round trip to reserve, complete and replay',
+      () => db.url,
+      (url, timings) => new PostgresIdempotencyStore(url, { createTable: true }, timings),
+      one,
+    );
+  });
+
+  describe('MySQL', () => {
+    let pool: mysql.Pool | undefined;
+    after(() => pool?.end());
+    const db = useDatabase('mysql');
+    tripsSuite(
+      'costs one round trip to reserve, complete and replay',
+      () => db.url,
+      (url, timings) => new MySqlIdempotencyStore(url, { createTable: true }, timings),
+      one,
+    );
+    tripsSuite(
+      'costs two round trips to reserve and replay on a pool without multiple statements',
+      () => db.url,
+      (url, timings) => {
+        pool = mysql.createPool({ uri: url, connectionLimit: 2 });
+        return new MySqlIdempotencyStore(pool, { createTable: true }, timings);
+      },
+      { reserve: 2, complete: 1, replay: 2 },
+    );
+  });
+
+  describe('Redis', () => {
+    const redis = useRedis();
+    tripsSuite(
+      'costs one round trip to reserve, complete and replay',
+      () => redis.url,
+      (url, timings) => new RedisIdempotencyStore(url, {}, timings),
+      one,
+      () => `${redis.prefix}trips`,
+    );
+  });
+});
