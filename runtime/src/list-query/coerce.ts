@@ -55,17 +55,20 @@ const FORMS: Record<ScalarMember['type'], string> = {
   uuid: 'a UUID such as 3f2504e0-4f89-11d3-9a0c-0305e82c3301',
   'date-time': 'an ISO 8601 date-time such as 2024-05-01T10:00:00Z, or a date such as 2024-05-01',
   date: 'an ISO 8601 date such as 2024-05-01',
-  enum: 'one of the listed values',
+  enum: 'one of the declared values',
   string: 'text',
 };
 
 /** Coerces `text` to the member's type or throws a 400 problem for `parameter`. */
 export function coerceValue(member: ScalarMember, text: string, parameter: string): FilterScalar {
   const value = member.type === 'string' ? text : text.trim();
+  const expected = member.enumValues
+    ? `one of ${member.enumValues.map(String).join(', ')}`
+    : FORMS[member.type];
   const fail = () =>
     invalidListQuery(
       `${parameter}: "${shown(text)}" is not a valid value for ${member.property}; ` +
-        `expected ${FORMS[member.type]}`,
+        `expected ${expected}`,
       {
         parameter,
         field: member.property,

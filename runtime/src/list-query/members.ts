@@ -84,7 +84,7 @@ export type Member =
 export function describeKind(member: Member): string {
   switch (member.kind) {
     case 'scalar':
-      return `a ${member.type} field`;
+      return `${/^[aeiou]/.test(member.type) ? 'an' : 'a'} ${member.type} field`;
     case 'json':
       return member.shape === 'object' ? 'a nested object' : `a JSON ${member.shape}`;
     case 'relation':

@@ -3,6 +3,7 @@
 import { expect } from 'chai';
 import {
   defineListResource,
+  FilterOperations,
   ListResourceDefinitionError,
   parseListQuery,
   type ListQuery,
@@ -100,6 +101,35 @@ describe('list query parsing', () => {
     it('matches operation names case-insensitively', () => {
       expect(parse({ filter: 'name:startswith:ab' }).filters[0]!.operation).to.equal('StartsWith');
     });
+    it('knows all fourteen operations in any case', () => {
+      expect(FilterOperations).to.have.length(14);
+      for (const operation of FilterOperations) {
+        const value = operation === 'IsNull' || operation === 'IsNotNull' ? '' : ':ab';
+        for (const spelling of [operation, operation.toLowerCase(), operation.toUpperCase()]) {
+          expect(parse({ filter: `name:${spelling}${value}` }).filters[0]!.operation).to.equal(
+            operation,
+          );
+        }
+      }
+    });
+    it('coerces values to each DTO type', () => {
+      const value = (filter: string) => parse({ filter }).filters[0]!.value;
+      expect(value('quantity:Equal:+42')).to.equal(42);
+      expect(value('quantity:Equal:-7')).to.equal(-7);
+      expect(value('price:Equal:19.99')).to.equal(19.99);
+      expect(value('price:Equal:.5')).to.equal(0.5);
+      expect(value('isActive:Equal:FALSE')).to.equal(false);
+      expect(value('isActive:Equal:1')).to.equal(true);
+      expect(value('id:Equal:3F2504E04F8911D39A0C0305E82C3301')).to.equal(
+        '3f2504e0-4f89-11d3-9a0c-0305e82c3301',
+      );
+      expect(
+        (value('createdOn:Equal:2024-05-01T10:00:00.1234-03:00') as Date).toISOString(),
+      ).to.equal('2024-05-01T13:00:00.123Z');
+      expect(value('releaseDate:Equal:2024-02-29')).to.equal('2024-02-29');
+      expect(value('status:Equal:Draft')).to.equal('draft');
+      expect(value('name:Equal: spaced ')).to.equal(' spaced ');
+    });
     it('reads a space before an offset as the "+" a client forgot to encode', () => {
       const [f] = parse({ filter: 'createdOn:Equal:2024-05-01T12:00:00 02:00' }).filters;
       expect((f!.value as Date).toISOString()).to.equal('2024-05-01T10:00:00.000Z');
@@ -115,6 +145,9 @@ describe('list query parsing', () => {
     });
     it('coerces enum values case-insensitively to the declared spelling', () => {
       expect(parse({ filter: 'status:Equal:ACTIVE' }).filters[0]!.value).to.equal('active');
+      expect(problem({ filter: 'status:Equal:gone' }).detail).to.match(
+        /expected one of draft, active, archived$/,
+      );
       expect(problem({ filter: 'status:Equal:gone' }).allowed).to.deep.equal([
         'draft',
         'active',
