@@ -70,7 +70,7 @@ export function searchFragment(
         }
         if (inner.length === 0) break;
         clauses.push(
-          `EXISTS (SELECT 1 FROM ${d.quote(m.table)} ${d.quote(alias)} WHERE ` +
+          `EXISTS (SELECT 1 FROM ${m.table.split('.').map(d.quote).join('.')} ${d.quote(alias)} WHERE ` +
             `${names.of(alias, m.foreignKey)} = ${names.base(m.localColumn)} AND (${inner.join(' OR ')}))`,
         );
         bindings.push(...innerBindings);
