@@ -34,7 +34,14 @@ export interface SqlDialect {
 
 /** The dialect of a Knex instance (or transaction). */
 export function dialectName(knex: Knex): DialectName {
-  const dialect = (knex.client as { dialect?: string }).dialect;
+  const { dialect, driverName } = knex.client as { dialect?: string; driverName?: string };
+  // The node `sqlite3` driver cannot register slicekit_lower(), which Unicode matching needs.
+  if (dialect === 'sqlite3' && driverName !== 'better-sqlite3') {
+    throw new SlicekitError(
+      'list_query.unsupported_dialect',
+      `the list-query engine runs SQLite through better-sqlite3, not ${driverName}`,
+    );
+  }
   switch (dialect) {
     case 'postgresql':
       return 'postgres';
