@@ -143,4 +143,33 @@ describe('list-query SQL per dialect', () => {
       'LEFT JOIN "lq_categories" "r_category"',
     );
   });
+
+  it('quotes a schema-qualified child table in the collection EXISTS', () => {
+    const notes = defineListResource({
+      table: 'app.notes',
+      dto: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          labels: { type: 'array', items: { type: 'string' } },
+        },
+      },
+      columns: { labels: { collection: { table: 'app.note_labels', foreignKey: 'note_id' } } },
+    });
+    expect(sql(clients.postgres, { search: 'ab' }, notes).page.sql).to.include(
+      `EXISTS (SELECT 1 FROM "app"."note_labels" "c_labels" WHERE "c_labels"."note_id" = "app"."notes"."id"`,
+    );
+    expect(sql(clients.mysql, { search: 'ab' }, notes).page.sql).to.include(
+      'EXISTS (SELECT 1 FROM `app`.`note_labels` `c_labels`',
+    );
+  });
+
+  it('refuses a Knex client it cannot run on', () => {
+    const sqlite3 = knexFactory({ client: 'sqlite3', useNullAsDefault: true });
+    try {
+      expect(() => sql(sqlite3, {})).to.throw(/better-sqlite3/);
+    } finally {
+      void sqlite3.destroy();
+    }
+  });
 });
