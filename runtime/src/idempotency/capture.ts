@@ -21,6 +21,18 @@ export function isCacheable(runtime: GuardRuntime, status: number): boolean {
 }
 
 /**
+ * Runs a store call so that a synchronous throw (a store that serializes before it returns its
+ * promise) becomes a rejection: either way it is logged and the client still gets its response.
+ */
+function attempt<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(call());
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
+/**
  * The state of one guarded response. The wrappers below are module-level functions that find it
  * on `res`, so guarding a request allocates this one object rather than a set of closures.
  */
@@ -64,14 +76,23 @@ class Recorder {
 
   release(): Promise<void> {
     this.settled = true;
-    this.releasing = this.runtime.store
-      .releaseReservation(this.info, this.reservation)
-      .catch((error: unknown) => this.logFailure(error, 'releasing the reservation'));
+    this.releasing = attempt(() =>
+      this.runtime.store.releaseReservation(this.info, this.reservation),
+    ).catch((error: unknown) => this.logFailure(error, 'releasing the reservation'));
     return this.releasing;
   }
 
   record(status: number, contentType: unknown): Promise<void> {
     this.settled = true;
+    return attempt(() => this.markProcessed(status, contentType)).then(
+      (wrote) => {
+        if (!wrote) this.warnReclaimed();
+      },
+      (error: unknown) => this.logFailure(error, 'recording the response'),
+    );
+  }
+
+  private markProcessed(status: number, contentType: unknown): Promise<boolean> {
     const now = Date.now();
     let size = 0;
     for (const chunk of this.chunks) size += chunk.length;
@@ -89,12 +110,7 @@ class Recorder {
       createdAt: new Date(now),
       expiresAt: new Date(now + this.runtime.options.expirationMs),
     };
-    return this.runtime.store.markKeyAsProcessed(this.info, response, this.reservation).then(
-      (wrote) => {
-        if (!wrote) this.warnReclaimed();
-      },
-      (error: unknown) => this.logFailure(error, 'recording the response'),
-    );
+    return this.runtime.store.markKeyAsProcessed(this.info, response, this.reservation);
   }
 
   private warnReclaimed(): void {
@@ -154,15 +170,11 @@ function captureEnd(this: Recorded, ...args: unknown[]): Response {
   return this;
 }
 
-/** A client that disconnects before the handler answered frees the key for its retry. */
-function releaseOnClose(this: Recorded): void {
-  const recorder = this[RECORDER];
-  if (recorder && !recorder.settled) void recorder.release();
-}
-
 /**
  * Wraps `res` so that the response is recorded (cacheable status) or the reservation released
- * (any other status, a thrown error, or a connection closed before the response ended).
+ * (any other status, or a thrown error). A client that disconnects does not release the key: its
+ * handler may still be running, and a retry must meet 409 until that handler's outcome is known
+ * (or, if it never answers, until the in-flight timeout lets a retry reclaim the key).
  */
 export function captureResponse(
   res: Response,
@@ -180,7 +192,6 @@ export function captureResponse(
   );
   res.write = captureWrite as unknown as Response['write'];
   res.end = captureEnd as unknown as Response['end'];
-  res.on('close', releaseOnClose);
 }
 
 /** Called by the error layer appended to every guarded route: a thrown error frees the key. */

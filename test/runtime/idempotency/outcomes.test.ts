@@ -1,5 +1,5 @@
 // Which outcomes are recorded: the inclusive status window plus extra statuses. Anything else,
-// a thrown error or a dropped connection releases the key at once, so the retry runs as new.
+// a thrown error releases the key at once, so the retry runs as new; a dropped connection does not.
 // Store failures: while checking they reach the error handler (500); while recording they are
 // logged and the client still gets the handler's response.
 import { expect } from 'chai';
@@ -96,27 +96,37 @@ describe('idempotency guard: cacheable outcomes', () => {
     expect(retry.body).to.deep.equal({ calls: 2 });
   });
 
-  it('releases the key when the client disconnects before the handler answers', async () => {
-    let release!: () => void;
-    const answered = new Promise<void>((resolve) => (release = resolve));
+  it('keeps the key in flight when the client disconnects while its handler still runs', async () => {
+    let finish!: () => void;
+    const finishing = new Promise<void>((resolve) => (finish = resolve));
+    let disconnected!: () => void;
+    const closed = new Promise<void>((resolve) => (disconnected = resolve));
     const { app, runs } = await guardedApp((app, runs) => {
-      app.post('/hang', requiredIdempotentKey(), (req, res) => {
-        runs.hit('hang');
-        req.socket.on('close', release);
-        if (runs.of('hang') > 1) res.status(201).json({ ok: true });
+      app.post('/slow', requiredIdempotentKey(), (req, res) => {
+        runs.hit('slow');
+        req.socket.on('close', disconnected);
+        // The handler's side effects go on after the client gave up, then it answers.
+        void finishing.then(() => res.status(201).json({ ok: true }));
       });
     });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     try {
-      const aborted = request(server).post('/hang').set('X-Idempotency-Key', 'k').timeout(100);
+      const aborted = request(server).post('/slow').set('X-Idempotency-Key', 'k').timeout(100);
       await aborted.then(
-        () => expect.fail('the hanging request answered'),
+        () => expect.fail('the slow request answered'),
         () => undefined,
       );
-      await answered;
-      await request(server).post('/hang').set('X-Idempotency-Key', 'k').expect(201);
-      expect(runs.of('hang')).to.equal(2);
+      await closed;
+      // The retry must not run the handler a second time while the first still runs.
+      const retry = await request(server).post('/slow').set('X-Idempotency-Key', 'k').expect(409);
+      expect(retry.body.state).to.equal('in-flight');
+      expect(retry.headers['retry-after']).to.equal('1');
+      finish();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const later = await request(server).post('/slow').set('X-Idempotency-Key', 'k').expect(409);
+      expect(later.body.state).to.equal('completed');
+      expect(runs.of('slow')).to.equal(1);
     } finally {
       server.close();
     }
@@ -124,17 +134,26 @@ describe('idempotency guard: cacheable outcomes', () => {
 });
 
 describe('idempotency guard: store failures', () => {
-  function failing(what: 'check' | 'record', timings: StoreTimings): IdempotencyKeyStore {
+  type Failure = 'check' | 'record' | 'record-sync' | 'release-sync';
+
+  function failing(what: Failure, timings: StoreTimings): IdempotencyKeyStore {
     const inner = new MemoryIdempotencyStore(timings);
     return {
       isKeyProcessed: (info) =>
         what === 'check' ? Promise.reject(new Error('store down')) : inner.isKeyProcessed(info),
-      markKeyAsProcessed: () => Promise.reject(new Error('store write failed')),
-      releaseReservation: (info, token) => inner.releaseReservation(info, token),
+      markKeyAsProcessed: (info, response) => {
+        // A store that serializes before it returns its promise fails synchronously.
+        if (what === 'record-sync') throw new TypeError(`cannot serialize ${response.statusCode}`);
+        return Promise.reject(new Error('store write failed'));
+      },
+      releaseReservation: (info, token) => {
+        if (what === 'release-sync') throw new Error('store delete failed');
+        return inner.releaseReservation(info, token);
+      },
     };
   }
 
-  async function appOn(what: 'check' | 'record') {
+  async function appOn(what: Failure, status = 201) {
     const app = express();
     app.set('env', 'test'); // keeps Express's default error handler from printing the 500
     const logger = recordingLogger();
@@ -145,7 +164,7 @@ describe('idempotency guard: store failures', () => {
       (o) => (o.logger = logger),
     );
     app.post('/orders', requiredIdempotentKey(), (_req, res) => {
-      res.status(201).json({ run: runs.hit('orders') });
+      res.status(status).json({ run: runs.hit('orders') });
     });
     await prepareApp(app);
     return { app, logger, runs };
@@ -165,5 +184,21 @@ describe('idempotency guard: store failures', () => {
     expect(errors).to.have.length(1);
     expect(errors[0]!.obj).to.include({ idempotencyKey: 'rec-1', endpoint: '/ORDERS' });
     expect(logger.text()).to.contain('store write failed');
+  });
+
+  it('logs a store that throws while recording (serialization) and still sends the response', async () => {
+    const { app, logger } = await appOn('record-sync');
+    const ok = await request(app).post('/orders').set('X-Idempotency-Key', 'rec-2').expect(201);
+    expect(ok.body).to.deep.equal({ run: 1 });
+    const errors = logger.entries.filter((e) => e.level === 'error');
+    expect(errors).to.have.length(1);
+    expect(logger.text()).to.contain('cannot serialize 201');
+  });
+
+  it('logs a store that throws while releasing and still sends the response', async () => {
+    const { app, logger } = await appOn('release-sync', 422);
+    const res = await request(app).post('/orders').set('X-Idempotency-Key', 'rel-1').expect(422);
+    expect(res.body).to.deep.equal({ run: 1 });
+    expect(logger.text()).to.contain('store delete failed');
   });
 });
