@@ -1,10 +1,25 @@
 // Key validation on a guarded route: presence, length, pattern (bounded in time), in that order,
 // each failing with a 400 problem naming the header and the rule, before the store is touched.
+import vm from 'node:vm';
 import { expect } from 'chai';
+import express from 'express';
 import request from 'supertest';
-import { buildKeyInfo, safeKeyOf, storageKey } from '@slicekit/runtime/idempotency';
+import {
+  addIdempotentKeyWithStore,
+  buildKeyInfo,
+  DEFAULT_KEY_PATTERN,
+  KEY_PATTERN_TIMEOUT_MS,
+  prepareApp,
+  requiredIdempotentKey,
+  safeKeyOf,
+  silentLogger,
+  storageKey,
+  type IdempotentKeyInfo,
+  type StoreTimings,
+} from '@slicekit/runtime/idempotency';
+import { compileKeyPattern } from '../../../runtime/src/idempotency/pattern.js';
+import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
 import { counting, guardedApp } from './support/app.js';
-import { requiredIdempotentKey } from '@slicekit/runtime/idempotency';
 
 async function ordersApp(configure?: Parameters<typeof guardedApp>[1]) {
   return guardedApp((app, runs) => {
@@ -84,6 +99,81 @@ describe('idempotency guard: key validation', () => {
     expect(runs.of('orders')).to.equal(0);
     // The same pattern still accepts a key it matches.
     await request(app).post('/orders').set('X-Idempotency-Key', 'aaaa').expect(201);
+  });
+
+  it('answers the catastrophic pattern within the bound, never blocking the event loop longer', async () => {
+    const { app } = await ordersApp((o) => (o.idempotencyKeyPattern = '^(a+)+$'));
+    // The longest pause between ticks of a 5 ms interval while the requests are answered.
+    let last = performance.now();
+    let longestPause = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longestPause = Math.max(longestPause, now - last);
+      last = now;
+    }, 5);
+    try {
+      for (const length of [30, 100, 254]) {
+        const started = performance.now();
+        const res = await request(app)
+          .post('/orders')
+          .set('X-Idempotency-Key', `${'a'.repeat(length)}!`)
+          .expect(400);
+        expect(res.body.rule).to.equal('pattern');
+        // Unbounded, 2^30 and more backtracking steps would take minutes to years.
+        expect(performance.now() - started).to.be.below(1000);
+      }
+    } finally {
+      clearInterval(ticker);
+    }
+    // One match may hold the loop for the 100 ms bound (plus scheduling slack), never longer.
+    expect(longestPause).to.be.below(KEY_PATTERN_TIMEOUT_MS + 400);
+  });
+
+  it('tests the default pattern directly, outside the bounded vm path a custom pattern takes', () => {
+    const runInContext = vm.Script.prototype.runInContext;
+    let bounded = 0;
+    vm.Script.prototype.runInContext = function (this: vm.Script, ...args) {
+      bounded += 1;
+      return runInContext.apply(this, args);
+    };
+    try {
+      const matchesDefault = compileKeyPattern(DEFAULT_KEY_PATTERN);
+      expect([matchesDefault('order_1-A'), matchesDefault('a b')]).to.deep.equal([true, false]);
+      expect(bounded).to.equal(0);
+      const matchesCustom = compileKeyPattern('^[a-z]+$');
+      const compiled = bounded;
+      expect([matchesCustom('abc'), matchesCustom('ABC')]).to.deep.equal([true, false]);
+      expect(bounded - compiled).to.equal(2);
+    } finally {
+      vm.Script.prototype.runInContext = runInContext;
+    }
+  });
+
+  it('never touches the store for a key that fails a rule', async () => {
+    const checked: IdempotentKeyInfo[] = [];
+    class SpyStore extends MemoryIdempotencyStore {
+      constructor(timings: StoreTimings) {
+        super(timings);
+      }
+      override isKeyProcessed(info: IdempotentKeyInfo) {
+        checked.push(info);
+        return super.isKeyProcessed(info);
+      }
+    }
+    const app = express();
+    addIdempotentKeyWithStore(app, SpyStore, (o) => {
+      o.logger = silentLogger;
+      o.maxIdempotencyKeyLength = 8;
+    });
+    app.post('/orders', requiredIdempotentKey(), (_req, res) => void res.sendStatus(201));
+    await prepareApp(app);
+    await request(app).post('/orders').expect(400);
+    await request(app).post('/orders').set('X-Idempotency-Key', ' ').expect(400);
+    await request(app).post('/orders').set('X-Idempotency-Key', 'k'.repeat(9)).expect(400);
+    await request(app).post('/orders').set('X-Idempotency-Key', 'a.b').expect(400);
+    expect(checked).to.have.length(0);
+    await request(app).post('/orders').set('X-Idempotency-Key', 'ok').expect(201);
+    expect(checked).to.have.length(1);
   });
 
   it('keeps control characters out of the logged key', async () => {
