@@ -1,0 +1,168 @@
+// The guard's registration rules hold for each shipped store's registration, given a connection
+// string or a pool/client the app already owns: the store beats the default in either order, the
+// first explicit store wins, and a losing registration neither runs its callback nor connects.
+import { expect } from 'chai';
+import express, { type Express } from 'express';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import request from 'supertest';
+import {
+  addIdempotentKey,
+  closeIdempotency,
+  prepareApp,
+  requiredIdempotentKey,
+  silentLogger,
+  type ConfigureIdempotency,
+} from '@slicekit/runtime/idempotency';
+import { addIdempotencyWithMySqlStore } from '@slicekit/runtime/idempotency/mysql';
+import { addIdempotencyWithPostgresStore } from '@slicekit/runtime/idempotency/postgres';
+import { addIdempotencyWithRedisStore } from '@slicekit/runtime/idempotency/redis';
+import { createClient } from 'redis';
+import { useDatabase, useRedis } from '../../support/services.js';
+
+type Kind = 'postgres' | 'mysql' | 'redis';
+
+/** Nothing listens on port 1: a registration that connected there would fail the start. */
+const DEAD = {
+  postgres: 'postgres://nobody@127.0.0.1:1/none',
+  mysql: 'mysql://nobody@127.0.0.1:1/none',
+  redis: 'redis://127.0.0.1:1',
+};
+
+function register(kind: Kind, app: Express, connection: unknown, configure?: ConfigureIdempotency) {
+  const timeouts = { operationTimeoutMs: 1000, connectTimeoutMs: 1000 };
+  if (kind === 'postgres') {
+    addIdempotencyWithPostgresStore(
+      app,
+      { connection: connection as string | pg.Pool, createTable: true, ...timeouts },
+      configure,
+    );
+  } else if (kind === 'mysql') {
+    addIdempotencyWithMySqlStore(
+      app,
+      { connection: connection as string | mysql.Pool, createTable: true, ...timeouts },
+      configure,
+    );
+  } else {
+    addIdempotencyWithRedisStore(app, { connection: connection as string, ...timeouts }, configure);
+  }
+}
+
+function appWithRoute(): { app: Express; runs: () => number } {
+  const app = express();
+  let runs = 0;
+  app.post('/orders', requiredIdempotentKey(), (_req, res) => {
+    runs++;
+    res.status(201).json({ run: runs });
+  });
+  return { app, runs: () => runs };
+}
+
+for (const kind of ['postgres', 'mysql', 'redis'] as Kind[]) {
+  describe(`registration rules of the ${kind} store`, () => {
+    const db = kind === 'redis' ? undefined : useDatabase(kind);
+    const redis = kind === 'redis' ? useRedis() : undefined;
+    const url = () => db?.url ?? redis!.url;
+    // Each test its own prefix: keys never leak between tests on the shared table or Redis.
+    let prefix = '';
+    let counter = 0;
+    beforeEach(() => {
+      prefix = `${redis?.prefix ?? ''}rules${++counter}`;
+    });
+    const apps: Express[] = [];
+    afterEach(async () => {
+      await Promise.all(apps.splice(0).map((app) => closeIdempotency(app)));
+    });
+    const started = async (app: Express) => {
+      apps.push(app);
+      await prepareApp(app);
+      return app;
+    };
+    const withPrefix =
+      (then?: ConfigureIdempotency): ConfigureIdempotency =>
+      (options) => {
+        options.logger = silentLogger;
+        options.cachePrefix = prefix;
+        then?.(options);
+      };
+
+    it('wins over a default registered after it, which is a complete no-op', async () => {
+      const { app, runs } = appWithRoute();
+      let defaultRan = false;
+      register(kind, app, url(), withPrefix());
+      addIdempotentKey(app, () => (defaultRan = true));
+      await started(app);
+      await request(app).post('/orders').set('X-Idempotency-Key', 'after').expect(201);
+      expect(defaultRan).to.equal(false);
+      // The key lives in the shared store: a second app on it refuses the duplicate.
+      const other = appWithRoute();
+      register(kind, other.app, url(), withPrefix());
+      await started(other.app);
+      await request(other.app).post('/orders').set('X-Idempotency-Key', 'after').expect(409);
+      expect(runs() + other.runs()).to.equal(1);
+    });
+
+    it('replaces a default registered before it; its own callback decides the options', async () => {
+      const { app, runs } = appWithRoute();
+      let defaultRan = false;
+      addIdempotentKey(app, (options) => {
+        defaultRan = true;
+        options.conflictHandling = 'ConflictResponse';
+      });
+      register(
+        kind,
+        app,
+        url(),
+        withPrefix((options) => {
+          options.conflictHandling = 'CachedResult';
+        }),
+      );
+      await started(app);
+      const first = await request(app).post('/orders').set('X-Idempotency-Key', 'before');
+      const replay = await request(app).post('/orders').set('X-Idempotency-Key', 'before');
+      expect([first.status, replay.status]).to.deep.equal([201, 201]);
+      expect(replay.body).to.deep.equal(first.body);
+      expect(runs()).to.equal(1);
+      expect(defaultRan).to.equal(false);
+    });
+
+    it('keeps the first explicit store: a later one never runs its callback or connects', async () => {
+      for (const loser of ['postgres', 'mysql', 'redis'] as Kind[]) {
+        const { app } = appWithRoute();
+        let loserRan = false;
+        register(kind, app, url(), withPrefix());
+        register(loser, app, DEAD[loser], () => (loserRan = true));
+        await started(app);
+        await request(app).post('/orders').set('X-Idempotency-Key', `first-${loser}`).expect(201);
+        expect(loserRan, `the losing ${loser} callback ran`).to.equal(false);
+      }
+    });
+
+    it('takes a pool or client the app owns, and leaves it open when the guard closes', async () => {
+      const own =
+        kind === 'postgres'
+          ? new pg.Pool({ connectionString: url(), max: 3 })
+          : kind === 'mysql'
+            ? mysql.createPool({ uri: url(), connectionLimit: 3 })
+            : createClient({ url: url() });
+      try {
+        const { app, runs } = appWithRoute();
+        register(kind, app, own, withPrefix());
+        await started(app);
+        await request(app).post('/orders').set('X-Idempotency-Key', 'own').expect(201);
+        await request(app).post('/orders').set('X-Idempotency-Key', 'own').expect(409);
+        expect(runs()).to.equal(1);
+        await closeIdempotency(apps.pop()!);
+        if (own instanceof pg.Pool)
+          expect((await own.query('select 1 as n')).rows).to.have.length(1);
+        else if ('isOpen' in own) expect(await own.ping()).to.equal('PONG');
+        else expect((await own.query('select 1 as n'))[0]).to.have.length(1);
+      } finally {
+        if (own instanceof pg.Pool) await own.end();
+        else if ('isOpen' in own) {
+          if (own.isOpen) await own.close();
+        } else await own.end();
+      }
+    });
+  });
+}
