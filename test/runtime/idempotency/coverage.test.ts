@@ -1,16 +1,20 @@
 // Route coverage: one route, or every matching route of a router group, decided once at start
 // from each route's declared verb; nested routers are covered, verb-less routes never are.
 import { expect } from 'chai';
-import express, { Router } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
 import {
   addIdempotentKey,
+  addIdempotentKeyWithStore,
   IdempotencyConfigError,
   prepareApp,
   requiredIdempotentKey,
   silentLogger,
+  type IdempotentKeyInfo,
+  type StoreTimings,
 } from '@slicekit/runtime/idempotency';
-import { counting, guardedApp } from './support/app.js';
+import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
+import { counting, guardedApp, Runs } from './support/app.js';
 
 const KEY = 'X-Idempotency-Key';
 
@@ -127,6 +131,37 @@ describe('idempotency guard: group coverage', () => {
     expect(runs.of('post')).to.equal(1);
   });
 
+  it('keeps coverage when method-override middleware rewrites req.method', async () => {
+    // What the method-override package does, from a header.
+    const override = (req: Request, _res: Response, next: NextFunction) => {
+      const verb = req.get('X-HTTP-Method-Override');
+      if (verb) req.method = verb.toUpperCase();
+      next();
+    };
+    const { app, runs } = await guardedApp((app, runs) => {
+      const group = Router();
+      requiredIdempotentKey(group);
+      // Rewritten inside the route, after routing chose it: the guard still runs.
+      group.post('/inside', override, counting(runs, 'inside'));
+      app.post('/declared', override, requiredIdempotentKey(), counting(runs, 'declared'));
+      app.use(group);
+      // Rewritten before routing: the request is a GET now and never reaches the POST handler.
+      const early = Router();
+      requiredIdempotentKey(early);
+      early.use(override);
+      early.post('/early', counting(runs, 'early'));
+      app.use('/g', early);
+    });
+    for (const path of ['/inside', '/declared']) {
+      await request(app).post(path).set('X-HTTP-Method-Override', 'GET').expect(400);
+      await request(app).post(path).set('X-HTTP-Method-Override', 'GET').set(KEY, 'k').expect(201);
+      await request(app).post(path).set('X-HTTP-Method-Override', 'GET').set(KEY, 'k').expect(409);
+    }
+    await request(app).post('/g/early').set('X-HTTP-Method-Override', 'GET').expect(404);
+    await request(app).post('/g/early').expect(400);
+    expect([runs.of('inside'), runs.of('declared'), runs.of('early')]).to.deep.equal([1, 1, 0]);
+  });
+
   it('leaves an uncovered route untouched: no header needed, a key sent has no effect', async () => {
     const { app, runs } = await guardedApp((app, runs) => {
       const group = Router();
@@ -159,6 +194,41 @@ describe('idempotency guard: group coverage', () => {
     expect(runs.of('both')).to.equal(1);
     const duplicates = logger.entries.filter((e) => e.level === 'debug');
     expect(duplicates).to.have.length(1);
+  });
+
+  it('stores one response for a route covered by two nested groups and by itself', async () => {
+    let recorded = 0;
+    let checked = 0;
+    class CountingStore extends MemoryIdempotencyStore {
+      constructor(timings: StoreTimings) {
+        super(timings);
+      }
+      override isKeyProcessed(info: IdempotentKeyInfo) {
+        checked += 1;
+        return super.isKeyProcessed(info);
+      }
+      override markKeyAsProcessed(
+        ...args: Parameters<MemoryIdempotencyStore['markKeyAsProcessed']>
+      ) {
+        recorded += 1;
+        return super.markKeyAsProcessed(...args);
+      }
+    }
+    const app = express();
+    const runs = new Runs();
+    addIdempotentKeyWithStore(app, CountingStore, (o) => (o.logger = silentLogger));
+    const outer = Router();
+    const inner = Router();
+    requiredIdempotentKey(outer);
+    requiredIdempotentKey(inner, 'post');
+    inner.post('/thrice', requiredIdempotentKey(), counting(runs, 'thrice'));
+    outer.use(inner);
+    app.use(outer);
+    await prepareApp(app);
+    await request(app).post('/thrice').set(KEY, 'k').expect(201);
+    expect([checked, recorded, runs.of('thrice')]).to.deep.equal([1, 1, 1]);
+    await request(app).post('/thrice').set(KEY, 'k').expect(409);
+    expect([checked, recorded, runs.of('thrice')]).to.deep.equal([2, 1, 1]);
   });
 
   it('drives a covered route with the same options as a declared one', async () => {
