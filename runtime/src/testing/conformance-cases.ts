@@ -190,14 +190,19 @@ export const conformanceCases: readonly ConformanceCase[] = [
   },
   {
     title:
-      'keeps keys of the maximum length (255) apart, even when only the last character differs',
+      'keeps keys of the maximum length (255) apart, ASCII or multi-byte, even when only the last character differs',
     async run(context) {
       const store = await context.store();
-      const stem = 'k'.repeat(254);
-      const a = await roundTrip(context, store, `${stem}a`, Buffer.from('a'));
-      const b = await roundTrip(context, store, `${stem}b`, Buffer.from('b'));
-      assertSameBytes(a, Buffer.from('a'), 'first long key');
-      assertSameBytes(b, Buffer.from('b'), 'second long key');
+      // 255 UTF-16 units each: 255 bytes of ASCII, 765 bytes of CJK, 1020 bytes of emoji pairs.
+      const stems = ['k'.repeat(254), '注'.repeat(254), '😀'.repeat(127)];
+      for (const stem of stems) {
+        for (const last of ['a', 'b']) {
+          const key = `${stem}${last}`;
+          assert.equal(key.length, 255);
+          const body = await roundTrip(context, store, key, Buffer.from(last));
+          assertSameBytes(body, Buffer.from(last), `${key.length}-character key ending in ${last}`);
+        }
+      }
     },
   },
   {

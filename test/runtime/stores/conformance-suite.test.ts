@@ -115,7 +115,7 @@ describe('the store conformance suite', () => {
 
   it('fails a store that truncates long keys', async () => {
     expect(await failuresOf({ truncates: true })).to.deep.equal([
-      'keeps keys of the maximum length (255) apart, even when only the last character differs',
+      'keeps keys of the maximum length (255) apart, ASCII or multi-byte, even when only the last character differs',
     ]);
   });
 });
