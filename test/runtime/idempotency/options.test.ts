@@ -63,6 +63,14 @@ describe('idempotency options', () => {
     expect(prepared?.options.inFlightReservationTimeoutMs).to.equal(2500);
   });
 
+  it("resolves the default durations '4h' and '30s'", async () => {
+    const app = express();
+    addIdempotentKey(app, (o) => (o.logger = silentLogger));
+    const prepared = await prepareApp(app);
+    expect(prepared?.options.expirationMs).to.equal(4 * 3_600_000);
+    expect(prepared?.options.inFlightReservationTimeoutMs).to.equal(30_000);
+  });
+
   it('accepts the defaults', async () => {
     expect(await failuresOf(() => {})).to.deep.equal([]);
   });

@@ -75,11 +75,23 @@ describe('idempotency guard start-up', () => {
 
   it('startApp never listens with invalid options', async () => {
     const app = express();
-    addIdempotentKey(app, (o) => (o.expiration = 0));
-    const error = await startApp(app, { port: 0 }).then(
+    let listened = 0;
+    const listen = app.listen.bind(app);
+    app.listen = ((...args: Parameters<typeof listen>) => {
+      listened += 1;
+      return listen(...args);
+    }) as typeof app.listen;
+    addIdempotentKey(app, (o) => {
+      o.logger = recordingLogger();
+      o.expiration = 0;
+      o.cachePrefix = ' ';
+    });
+    const error = await startApp(app, { port: 0, host: '127.0.0.1' }).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(error).to.be.instanceOf(OptionsValidationError);
+    expect((error as OptionsValidationError).failures).to.have.length(2);
+    expect(listened).to.equal(0);
   });
 });
