@@ -1,6 +1,8 @@
 // The guard's registration rules hold for each shipped store's registration, given a connection
 // string or a pool/client the app already owns: the store beats the default in either order, the
 // first explicit store wins, and a losing registration neither runs its callback nor connects.
+// Through each, a 1 MB binary response replays byte for byte.
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import express, { type Express } from 'express';
 import mysql from 'mysql2/promise';
@@ -136,6 +138,37 @@ for (const kind of ['postgres', 'mysql', 'redis'] as Kind[]) {
         await request(app).post('/orders').set('X-Idempotency-Key', `first-${loser}`).expect(201);
         expect(loserRan, `the losing ${loser} callback ran`).to.equal(false);
       }
+    });
+
+    it('replays a 1 MB binary response byte for byte through the guard', async () => {
+      const body = randomBytes(1024 * 1024 + 7);
+      const app = express();
+      let runs = 0;
+      app.post('/files', requiredIdempotentKey(), (_req, res) => {
+        runs++;
+        res.status(200).type('application/octet-stream').send(body);
+      });
+      register(
+        kind,
+        app,
+        url(),
+        withPrefix((options) => {
+          options.conflictHandling = 'CachedResult';
+        }),
+      );
+      await started(app);
+      const binary = (req: request.Test) =>
+        req.buffer(true).parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+      const first = await binary(request(app).post('/files').set('X-Idempotency-Key', 'big'));
+      const replay = await binary(request(app).post('/files').set('X-Idempotency-Key', 'big'));
+      expect(runs).to.equal(1);
+      expect([first.status, replay.status]).to.deep.equal([200, 200]);
+      expect(replay.headers['content-type']).to.equal('application/octet-stream');
+      expect((replay.body as Buffer).equals(body), 'replayed bytes').to.equal(true);
     });
 
     it('takes a pool or client the app owns, and leaves it open when the guard closes', async () => {
