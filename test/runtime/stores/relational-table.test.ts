@@ -36,6 +36,21 @@ async function rowCount(knex: Knex, table: string): Promise<number> {
   return Number(row?.n);
 }
 
+/** Records how many rows each purge statement of `store` deletes. */
+function recordBatches(store: RelationalIdempotencyStore): number[] {
+  const batches: number[] = [];
+  const target = store as unknown as {
+    purgeBatch(nowMs: number, limit: number): Promise<number>;
+  };
+  const purgeBatch = target.purgeBatch.bind(store);
+  target.purgeBatch = async (nowMs, limit) => {
+    const deleted = await purgeBatch(nowMs, limit);
+    batches.push(deleted);
+    return deleted;
+  };
+  return batches;
+}
+
 for (const dialect of ['postgres', 'mysql'] as const) {
   const make = makers[dialect]!;
 
@@ -52,6 +67,34 @@ for (const dialect of ['postgres', 'mysql'] as const) {
         },
       });
       expect(await db.knex.schema.hasTable('migrated_keys')).to.equal(true);
+      expect(Object.keys(await db.knex('migrated_keys').columnInfo()).sort()).to.deep.equal([
+        'body',
+        'content_type',
+        'created_at_ms',
+        'expires_at_ms',
+        'reservation',
+        'status_code',
+        'storage_key',
+      ]);
+      // The storage key is unique: the index the reservation relies on.
+      const row = {
+        storage_key: 'idem:unique',
+        status_code: 102,
+        content_type: '',
+        created_at_ms: 1,
+        expires_at_ms: 2,
+        reservation: 'r',
+      };
+      await db.knex('migrated_keys').insert(row);
+      const duplicate = await db
+        .knex('migrated_keys')
+        .insert({ ...row, reservation: 's' })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(duplicate, 'a second row with the same storage key').to.be.instanceOf(Error);
+      await db.knex('migrated_keys').delete();
       const store = make(db.url, { tableName: 'migrated_keys' }, longTimings);
       try {
         await store.start();
@@ -112,7 +155,9 @@ for (const dialect of ['postgres', 'mysql'] as const) {
         const live = conformanceKeyInfo('live');
         const first = await longStore.isKeyProcessed(live);
         await sleep(400);
+        const batches = recordBatches(longStore);
         expect(await longStore.purgeExpired()).to.equal(5);
+        expect(batches, 'rows deleted per statement').to.deep.equal([2, 2, 1]);
         expect(await rowCount(db.knex, table)).to.equal(1);
         expect(await longStore.isKeyProcessed(live)).to.deep.equal({
           processed: true,
