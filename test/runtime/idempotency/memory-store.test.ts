@@ -7,6 +7,7 @@ import request from 'supertest';
 import {
   addIdempotentKeyWithStore,
   closeIdempotency,
+  IN_FLIGHT_STATUS,
   requiredIdempotentKey,
   silentLogger,
   startApp,
@@ -94,6 +95,21 @@ describe('memory idempotency store', () => {
       perRound.some((runs) => runs > 1),
       `runs per round: ${perRound.join(',')}`,
     ).to.equal(true);
+  });
+
+  it('holds a reservation as the in-flight sentinel 102 and answers it as a response-less duplicate', async () => {
+    const store = new MemoryIdempotencyStore({
+      expirationMs: 1000,
+      inFlightReservationTimeoutMs: 1000,
+      cachePrefix: 'mem',
+    });
+    const info = conformanceKeyInfo('sentinel');
+    const first = await store.isKeyProcessed(info);
+    expect(first.processed).to.equal(false);
+    const held = (store as unknown as { entries: Map<string, { statusCode: number }> }).entries;
+    expect(held.get(storageKey('mem', info))?.statusCode).to.equal(IN_FLIGHT_STATUS);
+    expect(await store.isKeyProcessed(info)).to.deep.equal({ processed: true, response: null });
+    await store.close();
   });
 
   it('keeps nothing past expiration and returns to an empty map without traffic', async () => {
