@@ -1,6 +1,8 @@
 // The stores on a pool or client the application already has: they pass the conformance suite
-// on it (a MySQL pool without multiple statements included) and never close it.
+// on it (a MySQL pool without multiple statements, and a callback-style one, included) and
+// never close it.
 import { expect } from 'chai';
+import { createPool as createCallbackPool, type Pool as CallbackPool } from 'mysql2';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { describeStoreConformance } from '@slicekit/runtime/testing';
@@ -62,6 +64,32 @@ describe('stores on connections the app owns', () => {
       await store.start();
       await store.close();
       const [rows] = await pool!.query('select 1 as one');
+      expect(rows).to.deep.equal([{ one: 1 }]);
+    });
+  });
+
+  describe('a callback-style mysql2 pool', () => {
+    let pool: CallbackPool | undefined;
+    after(() => new Promise<void>((resolve) => (pool ? pool.end(() => resolve()) : resolve())));
+    const db = useDatabase('mysql');
+    before(() => {
+      pool = createCallbackPool({ uri: db.url, connectionLimit: 5 });
+    });
+
+    describeStoreConformance('the MySQL store on it', {
+      ...fast,
+      createStore: (timings) => new MySqlIdempotencyStore(pool!, settings, timings),
+    });
+
+    it('is left open when the store closes', async () => {
+      const store = new MySqlIdempotencyStore(pool!, settings, {
+        expirationMs: 1000,
+        inFlightReservationTimeoutMs: 1000,
+        cachePrefix: 'own',
+      });
+      await store.start();
+      await store.close();
+      const [rows] = await pool!.promise().query('select 1 as one');
       expect(rows).to.deep.equal([{ one: 1 }]);
     });
   });

@@ -1,5 +1,6 @@
 // The MySQL/MariaDB idempotency store on `mysql2`: one round trip per operation, each on a pooled
 // connection checked out and returned within the operation timeout.
+import type { Pool as CallbackPool } from 'mysql2';
 import mysql from 'mysql2/promise';
 import { IN_FLIGHT_STATUS, type StoreTimings } from '../store.js';
 import { mysqlStatements, type MysqlStatements } from './mysql-sql.js';
@@ -7,8 +8,11 @@ import { RelationalIdempotencyStore, type StoredRow } from './relational-store.j
 import { resolveRelationalSettings, type RelationalStoreSettings } from './store-settings.js';
 import { isStoreTimeout, withTimeout } from './store-timeout.js';
 
-/** A connection string, or a `mysql2/promise` pool the application already has (never ended). */
-export type MySqlConnection = string | mysql.Pool;
+/**
+ * A connection string, or a pool the application already has (never ended): a `mysql2/promise`
+ * pool, or a callback-style `mysql2` pool, which the store reaches through its `promise()` view.
+ */
+export type MySqlConnection = string | mysql.Pool | CallbackPool;
 
 interface RowShape extends mysql.RowDataPacket {
   status_code: number;
@@ -50,6 +54,17 @@ function allowsMultipleStatements(pool: mysql.Pool): boolean {
   return core?.config?.connectionConfig?.multipleStatements === true;
 }
 
+/**
+ * The promise API of a pool: a callback-style pool answers callbacks, not promises, so the store
+ * talks to its `promise()` view, which shares the same connections.
+ */
+function promisePoolOf(pool: mysql.Pool | CallbackPool): mysql.Pool {
+  const callbackPool = pool as Partial<CallbackPool>;
+  return typeof callbackPool.promise === 'function'
+    ? callbackPool.promise.call(pool)
+    : (pool as mysql.Pool);
+}
+
 export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
   private readonly pool: mysql.Pool;
   private readonly ownsPool: boolean;
@@ -64,7 +79,10 @@ export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
     const resolved = resolveRelationalSettings('mysql', settings);
     super('mysql', timings, resolved);
     this.ownsPool = typeof connection === 'string';
-    this.pool = typeof connection === 'string' ? createMySqlPool(connection, resolved) : connection;
+    this.pool =
+      typeof connection === 'string'
+        ? createMySqlPool(connection, resolved)
+        : promisePoolOf(connection);
     this.multi = allowsMultipleStatements(this.pool);
     this.sql = mysqlStatements(resolved.tableName);
   }

@@ -17,7 +17,10 @@ export type { RelationalStoreSettings, StoreLogger } from './store-settings.js';
 export { IdempotencyStoreError, IdempotencyStoreErrorCode } from './store-errors.js';
 export type { MySqlConnection } from './mysql-store.js';
 
-/** A connection string or `mysql2/promise` pool, or settings carrying one as `connection`. */
+/**
+ * A connection string or `mysql2` pool (promise or callback style), or settings carrying one as
+ * `connection`.
+ */
 export type MySqlStoreConnection = MySqlConnection | WithConnection<MySqlConnection>;
 
 type App = Parameters<typeof addIdempotentKeyWithStore>[0];
