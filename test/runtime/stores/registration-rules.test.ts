@@ -199,3 +199,23 @@ for (const kind of ['postgres', 'mysql', 'redis'] as Kind[]) {
     });
   });
 }
+
+describe('relational store registrations', () => {
+  const db = useDatabase('postgres');
+  const mysqlDb = useDatabase('mysql');
+
+  it('refuse a single connection where a pool is needed', async () => {
+    const client = new pg.Client({ connectionString: db.url });
+    expect(() => addIdempotencyWithPostgresStore(express(), client as unknown as pg.Pool))
+      .to.throw()
+      .with.property('code', 'idempotency_store_invalid_settings');
+    const connection = await mysql.createConnection({ uri: mysqlDb.url });
+    try {
+      expect(() => addIdempotencyWithMySqlStore(express(), connection as unknown as mysql.Pool))
+        .to.throw()
+        .with.property('code', 'idempotency_store_invalid_settings');
+    } finally {
+      await connection.end();
+    }
+  });
+});
