@@ -30,9 +30,16 @@ export interface JsonMember {
   readonly kind: 'json';
   readonly property: string;
   readonly column: string;
-  /** `object`: string sub-members are searched; `array`/`dictionary`: never searched. */
+  /**
+   * `object`: its text sub-members are searched; `array`: its text elements (`elementType`) or
+   * the text members of its object elements (`members`) are searched with an any-match;
+   * `dictionary`: never searched.
+   */
   readonly shape: 'object' | 'array' | 'dictionary';
+  /** Sub-members of the object, or of each object element of the array. */
   readonly members: readonly SubMember[];
+  /** For an array of scalars: the elements' type. */
+  readonly elementType?: ScalarType | 'opaque';
 }
 
 /** A many-to-one relation: a LEFT JOIN on another table, one object per row. */

@@ -142,7 +142,6 @@ function resolveMember(
     case 'bytes':
       return { kind: 'bytes', property, column: column ?? snakeCase(property) };
     case 'object':
-    case 'array':
     case 'dictionary':
       return {
         kind: 'json',
@@ -154,6 +153,18 @@ function resolveMember(
             ? subMembers(shape.properties, undefined, problems, at, (key) => key)
             : [],
       };
+    case 'array': {
+      const items = shapeOf(shape.items);
+      return {
+        kind: 'json',
+        property,
+        column: jsonColumn ?? column ?? snakeCase(property),
+        shape: 'array',
+        ...(items.shape === 'object'
+          ? { members: subMembers(items.properties, undefined, problems, at, (key) => key) }
+          : { members: [], elementType: items.shape === 'scalar' ? items.type : 'opaque' }),
+      };
+    }
   }
 }
 

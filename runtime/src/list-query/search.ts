@@ -1,5 +1,6 @@
 // Free-text search: one OR group over every string member of the DTO, nested members to depth 2
-// (JSON column or joined relation) and child collections with EXISTS; each clause null-guarded.
+// (JSON column or joined relation) and collections (child table or JSON array) with EXISTS; each
+// clause null-guarded.
 import { escapeLike, type Fragment } from './conditions.js';
 import type { SqlDialect } from './dialects/index.js';
 import type { Member } from './members.js';
@@ -22,7 +23,8 @@ export function hasSearchTargets(members: readonly Member[]): boolean {
       (m.kind === 'scalar' && m.type === 'string') ||
       ((m.kind === 'json' || m.kind === 'relation' || m.kind === 'collection') &&
         m.members.some((s) => s.type === 'string')) ||
-      (m.kind === 'collection' && m.valueType === 'string'),
+      (m.kind === 'collection' && m.valueType === 'string') ||
+      (m.kind === 'json' && m.elementType === 'string'),
   );
 }
 
@@ -46,10 +48,25 @@ export function searchFragment(
       case 'scalar':
         if (m.type === 'string') clause(names.base(m.column));
         break;
-      case 'json':
-        for (const s of m.members)
-          if (s.type === 'string') clause(d.jsonText(names.base(m.column), s.source));
+      case 'json': {
+        const keys = m.members.filter((s) => s.type === 'string').map((s) => s.source);
+        if (m.shape === 'object') {
+          for (const key of keys) clause(d.jsonText(names.base(m.column), key));
+          break;
+        }
+        // An array: any element (or any object element's text member) matches.
+        const elementKeys = m.elementType === 'string' ? [undefined] : keys;
+        if (m.shape !== 'array' || elementKeys.length === 0) break;
+        const each = d.jsonArrayElements(names.base(m.column), `j_${m.property}`, elementKeys);
+        const inner: string[] = [];
+        for (const expr of each.texts) {
+          const like = d.likeCi(expr, pattern);
+          inner.push(`(${expr} IS NOT NULL AND ${like.sql})`);
+          bindings.push(...like.bindings);
+        }
+        clauses.push(`EXISTS (SELECT 1 FROM ${each.from} WHERE ${inner.join(' OR ')})`);
         break;
+      }
       case 'relation':
         for (const s of m.members) if (s.type === 'string') clause(names.of(m.alias, s.source));
         break;

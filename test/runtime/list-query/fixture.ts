@@ -1,5 +1,5 @@
-// One dataset for the list-query suites: items with every scalar type, a JSON column, a joined
-// category and a child collection of tags, created identically on SQLite, PostgreSQL and MySQL.
+// One dataset for the list-query suites: items with every scalar type, JSON columns (an object and
+// arrays), a joined category and a child collection of tags, created identically on SQLite, PostgreSQL and MySQL.
 import type { Knex } from 'knex';
 import { defineListResource } from '@slicekit/runtime/list-query';
 
@@ -25,6 +25,11 @@ export const itemDto = {
       properties: { id: { type: 'integer' }, title: { type: 'string' } },
     },
     tags: { type: 'array', items: { type: 'string' } },
+    labels: { type: ['array', 'null'], items: { type: 'string' } },
+    parts: {
+      type: 'array',
+      items: { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'integer' } } },
+    },
     attributes: { type: 'object', additionalProperties: { type: 'string' } },
     secret: { type: 'string' },
   },
@@ -82,6 +87,7 @@ const NAMES = [
   'CAFÉ',
 ];
 const STATUSES = ['draft', 'active', 'archived'];
+const LABELS = ['Straße', 'STRASSE', 'Rouge', 'Ünïcode', 'ÉTÉ', 'plain'];
 const TITLES = ['Tools', 'Électronique', 'garden_stuff', 'Books 50%'];
 const TAGS = ['red', 'Rouge', 'ÉTÉ', 'été', 'blue', '50%off', 'under_score'];
 
@@ -104,6 +110,8 @@ export async function createDataset(knex: Knex, count = 60): Promise<void> {
     t.date('release_date').nullable();
     t.json('meta').nullable();
     t.integer('category_id').nullable();
+    t.json('labels').nullable();
+    t.json('parts').nullable();
     t.json('attributes').nullable();
   });
   await knex.schema.createTable('lq_tags', (t) => {
@@ -135,6 +143,10 @@ export async function createDataset(knex: Knex, count = 60): Promise<void> {
           : `2024-0${1 + Math.floor(random() * 9)}-1${Math.floor(random() * 9)}`,
       meta: random() < 0.3 ? null : JSON.stringify({ label: pick(NAMES), weight: n }),
       category_id: random() < 0.2 ? null : 1 + Math.floor(random() * TITLES.length),
+      labels: n % 5 === 0 ? null : JSON.stringify(n % 4 === 0 ? [] : [pick(LABELS), pick(LABELS)]),
+      parts: JSON.stringify(
+        n % 3 === 0 ? [] : [{ sku: `SKU-${pick(TAGS)}`, qty: n % 4 }, 'loose', { qty: 1 }],
+      ),
       attributes: JSON.stringify({ colour: pick(TAGS) }),
     });
     const tagCount = Math.floor(random() * 3);

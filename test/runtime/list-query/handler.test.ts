@@ -61,6 +61,8 @@ describe('list handler', () => {
       'meta',
       'category',
       'tags',
+      'labels',
+      'parts',
       'attributes',
     );
   });

@@ -14,6 +14,31 @@ interface Case {
 
 const names = (page: PagedResponse<Item>) => page.items.map((i) => i.name);
 
+/** Every text the search reads: direct members, depth-2 members and collection elements. */
+function searchedTexts(item: Item): unknown[] {
+  const parts = (item.parts as unknown[]) ?? [];
+  return [
+    item.name,
+    item.code,
+    (item.meta as { label?: string } | null)?.label,
+    (item.category as { title?: string } | null)?.title,
+    ...item.tags,
+    ...((item.labels as unknown[] | null) ?? []),
+    ...parts.map((e) => (typeof e === 'object' && e ? (e as { sku?: string }).sku : undefined)),
+  ];
+}
+
+/** Every item of the page holds the term in a searched text, and there is at least one. */
+const everyItemHolds = (term: string) => (page: PagedResponse<Item>) => {
+  expect(page.items.length).to.be.above(0);
+  for (const item of page.items) {
+    const hit = searchedTexts(item).some(
+      (v) => typeof v === 'string' && v.toLowerCase().includes(term.toLowerCase()),
+    );
+    expect(hit, JSON.stringify(item)).to.equal(true);
+  }
+};
+
 const cases: Case[] = [
   { query: {}, check: (p) => expect(p.totalItemCount).to.equal(60) },
   { query: { pageSize: '7', pageNumber: '3' } },
@@ -43,7 +68,10 @@ const cases: Case[] = [
   },
   {
     query: { search: '0%', pageSize: '100' },
-    check: (p) => expect(names(p)).to.include('100% pure').and.not.include('100 percent'),
+    check: (p) => {
+      everyItemHolds('0%')(p); // % is literal: '100 percent' only if another text holds '0%'
+      expect(names(p)).to.include('100% pure');
+    },
   },
   {
     query: { search: 'e_c', pageSize: '100' },
@@ -56,19 +84,52 @@ const cases: Case[] = [
     query: { search: 'électron', pageSize: '100' },
     check: (p) => expect(p.items.length).to.be.above(0),
   },
+  { query: { search: 'rouge', pageSize: '100' }, check: everyItemHolds('rouge') },
   {
-    query: { search: 'rouge', pageSize: '100' },
+    query: { search: 'ÉLECTRON', pageSize: '100' },
     check: (p) => {
-      expect(p.items.length).to.be.above(0);
+      everyItemHolds('électron')(p);
       for (const item of p.items) {
-        const hit = [item.name, item.code, (item.meta as { label?: string } | null)?.label]
-          .concat(item.tags)
-          .some((v) => typeof v === 'string' && v.toLowerCase().includes('rouge'));
-        expect(hit, JSON.stringify(item)).to.equal(true);
+        expect((item.category as { title?: string } | null)?.title).to.equal('Électronique');
       }
     },
   },
+  { query: { search: 'été', pageSize: '100' }, check: everyItemHolds('été') },
+  // JSON arrays: any text element, or any object element's text member, matches.
+  { query: { search: 'sku-ÉT', pageSize: '100' }, check: everyItemHolds('sku-ét') },
+  { query: { search: 'loose', pageSize: '100' }, check: (p) => expect(p.items).to.be.empty },
+  {
+    query: { search: 'STRAß', pageSize: '100' },
+    check: (p) => {
+      everyItemHolds('straß')(p);
+      const labelled = p.items.filter((i) => (i.labels as string[] | null)?.includes('Straße'));
+      expect(labelled.length, 'found through a JSON array of text').to.be.above(0);
+    },
+  },
   { query: { search: '50%', pageSize: '100' } },
+  {
+    query: { filter: 'name:Contains:É', pageSize: '100' },
+    check: (p) =>
+      expect(names(p))
+        .to.include.members(['École', 'école', 'café', 'CAFÉ'])
+        .and.not.include.members(['ecole', 'ECOLE']),
+  },
+  {
+    query: { filter: 'name:StartsWith:NAÏ', pageSize: '100' },
+    check: (p) => expect(names(p)).to.include.members(['naïve', 'NAÏVE']),
+  },
+  {
+    query: { filter: 'name:EndsWith:_case', pageSize: '100' },
+    check: (p) => expect(names(p)).to.include('snake_case').and.not.include('snakeXcase'),
+  },
+  {
+    query: { filter: 'name:Contains:!', pageSize: '100' },
+    check: (p) => expect(names(p)).to.include.members(['bang!', 'a!b']),
+  },
+  { query: { filter: 'code:NotEqual:C-ab1', pageSize: '100' } },
+  { query: { filter: 'code:NotIn:C-ab1,C-é2', pageSize: '100' } },
+  { query: { filter: 'quantity:GreaterThan:10', orderBy: 'quantity', pageSize: '100' } },
+  { query: { filter: 'price:Equal:12.5', pageSize: '100' } },
   { query: { search: 'nothing-matches-this' }, check: (p) => expect(p.totalItemCount).to.equal(0) },
   {
     query: { filter: 'name:Equal:École' },
@@ -145,5 +206,15 @@ describe('list-query dialect matrix', function () {
       expect(mysql, 'MySQL vs SQLite').to.deep.equal(sqlite);
       check?.(sqlite!);
     });
+  });
+
+  it('pages identically without counting', async () => {
+    const parsed = parseListQuery(items, { search: 'an', pageSize: '4', pageNumber: '2' });
+    const [sqlite, postgres, mysql] = await Promise.all(
+      dbs.map((db) => runListQuery(db.knex, items, parsed, { count: 'none' })),
+    );
+    expect(sqlite).to.include({ totalItemCount: null, pageCount: null, hasNextPage: true });
+    expect(postgres).to.deep.equal(sqlite);
+    expect(mysql).to.deep.equal(sqlite);
   });
 });

@@ -56,7 +56,8 @@ describe('list-query SQL per dialect', () => {
     expect(text).to.include(
       `EXISTS (SELECT 1 FROM "lq_tags" "c_tags" WHERE "c_tags"."item_id" = "lq_items"."id"`,
     );
-    expect(bindings.filter((b) => b === '%ab%')).to.have.length(5);
+    // name, code, meta.label, category.title, tags, labels[*], parts[*].sku
+    expect(bindings.filter((b) => b === '%ab%')).to.have.length(7);
   });
 
   it('reads JSON sub-members as text on MySQL and SQLite', () => {
@@ -171,5 +172,21 @@ describe('list-query SQL per dialect', () => {
     } finally {
       void sqlite3.destroy();
     }
+  });
+
+  it('searches JSON arrays with an any-match over their elements', () => {
+    const search = { search: 'ab' };
+    expect(sql(clients.postgres, search).page.sql).to.include(
+      `EXISTS (SELECT 1 FROM json_array_elements(CASE WHEN json_typeof(CAST("lq_items"."labels" AS json)) = 'array'`,
+    );
+    expect(sql(clients.mysql, search).page.sql).to.include(
+      "EXISTS (SELECT 1 FROM JSON_TABLE(`lq_items`.`parts`, '$[*]' COLUMNS (`t0` JSON PATH '$.sku')) AS `j_parts`",
+    );
+    expect(sql(clients.sqlite, search).page.sql).to.include(
+      `EXISTS (SELECT 1 FROM json_each(CASE WHEN json_type("lq_items"."labels") = 'array' THEN "lq_items"."labels" END) AS "j_labels"`,
+    );
+    // Dictionaries are never searched.
+    expect(sql(clients.postgres, search).page.sql).not.to.include('"attributes"  ->>');
+    expect(sql(clients.postgres, search).page.sql.match(/"attributes"/g)).to.have.length(1);
   });
 });

@@ -30,6 +30,15 @@ export interface SqlDialect {
   readonly integerParam: string;
   /** The text of `key` inside the JSON document `expr`; SQL NULL for a JSON null or a missing key. */
   jsonText(expr: string, key: string): string;
+  /**
+   * A FROM item with one row per element of the JSON array `expr` (none when it is not an array),
+   * and per entry of `keys` the text of the element itself (`undefined`) or of its member `key`.
+   */
+  jsonArrayElements(
+    expr: string,
+    alias: string,
+    keys: readonly (string | undefined)[],
+  ): { from: string; texts: string[] };
 }
 
 /** The dialect of a Knex instance (or transaction). */

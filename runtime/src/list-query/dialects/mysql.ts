@@ -31,4 +31,21 @@ export const mysql: SqlDialect = {
   nullsOrder: () => '',
   integerParam: '?',
   jsonText: (expr, key) => `JSON_VALUE(${expr}, '$.${key}')`,
+  // JSON_TABLE (MySQL 8, MariaDB 10.6+) yields no row for a JSON null or a non-array. An element
+  // is read as JSON so that, as on PostgreSQL and SQLite, only a JSON string counts as text.
+  jsonArrayElements: (expr, alias, keys) => {
+    const q = (identifier: string) => `\`${identifier}\``;
+    const columns = keys.map(
+      (key, i) => `${q(`t${i}`)} JSON PATH '$${key === undefined ? '' : `.${key}`}'`,
+    );
+    return {
+      from: `JSON_TABLE(${expr}, '$[*]' COLUMNS (${columns.join(', ')})) AS ${q(alias)}`,
+      texts: keys.map((key, i) => {
+        const value = `${q(alias)}.${q(`t${i}`)}`;
+        return key === undefined
+          ? `(CASE WHEN JSON_TYPE(${value}) = 'STRING' THEN JSON_UNQUOTE(${value}) END)`
+          : `JSON_VALUE(${value}, '$')`;
+      }),
+    };
+  },
 };

@@ -13,4 +13,15 @@ export const postgres: SqlDialect = {
   nullsOrder: (desc) => (desc ? ' NULLS LAST' : ' NULLS FIRST'),
   integerParam: 'CAST(? AS BIGINT)',
   jsonText: (expr, key) => `(${expr} ->> '${key}')`,
+  // Cast to json so json, jsonb and text columns all work; a non-array gives no elements.
+  jsonArrayElements: (expr, alias, keys) => ({
+    from:
+      `json_array_elements(CASE WHEN json_typeof(CAST(${expr} AS json)) = 'array' ` +
+      `THEN CAST(${expr} AS json) END) AS ${quoteDouble(alias)}(v)`,
+    texts: keys.map((key) =>
+      key === undefined
+        ? `(CASE WHEN json_typeof(${quoteDouble(alias)}.v) = 'string' THEN ${quoteDouble(alias)}.v #>> '{}' END)`
+        : `(${quoteDouble(alias)}.v ->> '${key}')`,
+    ),
+  }),
 };

@@ -25,4 +25,12 @@ export const sqlite: SqlDialect = {
   nullsOrder: () => '',
   integerParam: '?',
   jsonText: (expr, key) => `json_extract(${expr}, '$.${key}')`,
+  jsonArrayElements: (expr, alias, keys) => ({
+    from: `json_each(CASE WHEN json_type(${expr}) = 'array' THEN ${expr} END) AS ${quoteDouble(alias)}`,
+    texts: keys.map((key) =>
+      key === undefined
+        ? `(CASE WHEN ${quoteDouble(alias)}.type = 'text' THEN ${quoteDouble(alias)}.value END)`
+        : `(CASE WHEN ${quoteDouble(alias)}.type = 'object' THEN json_extract(${quoteDouble(alias)}.value, '$.${key}') END)`,
+    ),
+  }),
 };
