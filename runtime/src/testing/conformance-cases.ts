@@ -123,6 +123,26 @@ export const conformanceCases: readonly ConformanceCase[] = [
     },
   },
   {
+    title: 'keeps a completed response past the in-flight timeout, until its expiration',
+    async run(context) {
+      const store = await context.shortReservationStore();
+      const info = conformanceKeyInfo('outlives-reservation');
+      const reservation = reservationOf(await store.isKeyProcessed(info), 'first call');
+      const body = Buffer.from('kept');
+      assert.equal(
+        await store.markKeyAsProcessed(info, context.response(200, body), reservation),
+        true,
+      );
+      // The completion carries the response's own lifetime, not the reservation's.
+      await context.waitPastShortTimeout();
+      const replay = await store.isKeyProcessed(info);
+      assert.equal(replay.processed, true, 'the completed key was treated as new');
+      if (!replay.processed || !replay.response)
+        throw new assert.AssertionError({ message: 'no response replayed' });
+      assertSameBytes(replay.response.body, body, 'replayed body');
+    },
+  },
+  {
     title: 'lets a new caller reclaim a reservation older than the in-flight timeout',
     async run(context) {
       const store = await context.shortLivedStore();

@@ -40,6 +40,8 @@ export interface ConformanceContext {
   store(): Promise<IdempotencyKeyStore>;
   /** A started store whose in-flight timeout and expiration are both `shortTimeoutMs`. */
   shortLivedStore(): Promise<IdempotencyKeyStore>;
+  /** A started store whose in-flight timeout is `shortTimeoutMs` and expiration is long. */
+  shortReservationStore(): Promise<IdempotencyKeyStore>;
   /** Waits until `shortTimeoutMs` has surely passed. */
   waitPastShortTimeout(): Promise<void>;
   /** A response as the guard would hand it over, expiring after `expirationMs` (long by default). */
@@ -87,6 +89,11 @@ export function createConformanceContext(options: StoreConformanceOptions): Conf
     shortLivedStore: () =>
       open({
         expirationMs: resolved.shortTimeoutMs,
+        inFlightReservationTimeoutMs: resolved.shortTimeoutMs,
+      }),
+    shortReservationStore: () =>
+      open({
+        expirationMs: LONG_TIMINGS.expirationMs,
         inFlightReservationTimeoutMs: resolved.shortTimeoutMs,
       }),
     waitPastShortTimeout: () =>

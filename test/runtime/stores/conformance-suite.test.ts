@@ -19,6 +19,8 @@ interface Flaws {
   unfenced?: boolean;
   /** Stores under the first 200 characters of the key. */
   truncates?: boolean;
+  /** Completes with the reservation's expiry instead of a new one after the expiration. */
+  keepsReservationExpiry?: boolean;
 }
 
 interface Entry {
@@ -70,7 +72,9 @@ class MapStore implements IdempotencyKeyStore {
   ): Promise<boolean> {
     const entry = this.entries.get(this.key(info));
     if (!entry || (!this.flaws.unfenced && entry.reservation !== reservation)) return false;
-    const expiresAt = Date.now() + this.timings.expirationMs;
+    const expiresAt = this.flaws.keepsReservationExpiry
+      ? entry.expiresAt
+      : Date.now() + this.timings.expirationMs;
     this.entries.set(this.key(info), {
       response: { ...response, expiresAt: new Date(expiresAt) },
       reservation,
@@ -116,6 +120,12 @@ describe('the store conformance suite', () => {
   it('fails a store that truncates long keys', async () => {
     expect(await failuresOf({ truncates: true })).to.deep.equal([
       'keeps keys of the maximum length (255) apart, ASCII or multi-byte, even when only the last character differs',
+    ]);
+  });
+
+  it('fails a store whose completion keeps the reservation’s expiry', async () => {
+    expect(await failuresOf({ keepsReservationExpiry: true })).to.deep.equal([
+      'keeps a completed response past the in-flight timeout, until its expiration',
     ]);
   });
 });
