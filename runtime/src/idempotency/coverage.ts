@@ -4,6 +4,7 @@
 // coverage follows each route's declared verb, never the request.
 import { METHODS } from 'node:http';
 import type { Application, RequestHandler, Router } from 'express';
+import { processWide } from '../process-state.js';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
 import { releaseOnError, requiredIdempotentKeyGuard } from './guard.js';
 import { routeTemplates } from './runtime.js';
@@ -23,8 +24,11 @@ interface LayerLike {
 }
 type Group = Router | Application;
 
-const groupVerbs = new WeakMap<object, Set<string>>();
-const processedRoutes = new WeakSet<object>();
+const groupVerbs = processWide('idempotency.groupVerbs', () => new WeakMap<object, Set<string>>());
+const processedRoutes = processWide('idempotency.processedRoutes', () => new WeakSet<object>());
+// The guard of any copy of the runtime in the process is recognised (see process-state.ts).
+const GUARD = Symbol.for('@slicekit/runtime:idempotency.guard');
+(requiredIdempotentKeyGuard as unknown as Record<symbol, boolean>)[GUARD] = true;
 const KNOWN_VERBS = new Set(METHODS.map((verb) => verb.toLowerCase()));
 
 /** Protects one route: put it in the route's handler list, after any authentication. */
@@ -77,7 +81,8 @@ function joinPath(prefix: string | null, path: unknown): string | null {
   return joined.length > 1 ? joined.replace(/\/$/, '') : joined;
 }
 
-const isGuard = (layer: LayerLike) => layer.handle === (requiredIdempotentKeyGuard as unknown);
+const isGuard = (layer: LayerLike) =>
+  (layer.handle as unknown as Record<symbol, unknown>)[GUARD] === true;
 const isRouter = (handle: unknown): handle is { stack: LayerLike[] } =>
   typeof handle === 'function' && Array.isArray((handle as { stack?: unknown }).stack);
 

@@ -1,6 +1,7 @@
 // Registering the guard on an app: which store and which options callback win, by the spec's
 // precedence rules. Nothing is built here; the winner is resolved when the app starts.
 import type { Application } from 'express';
+import { processWide } from '../process-state.js';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
 import type { ConfigureIdempotency } from './options.js';
 import type { IdempotencyKeyStore, IdempotencyKeyStoreClass, StoreTimings } from './store.js';
@@ -23,7 +24,10 @@ interface Registration {
   readonly configure: ConfigureIdempotency | undefined;
 }
 
-const registrations = new WeakMap<object, Registration>();
+const registrations = processWide(
+  'idempotency.registrations',
+  () => new WeakMap<object, Registration>(),
+);
 
 /**
  * Registers the guard on the in-process memory store. A complete no-op (its callback never runs)

@@ -1,5 +1,6 @@
 // What the guard needs at request time, per app, set once by the start-up step: the resolved
 // options, the started store, the compiled key matcher, and each guarded route's template.
+import { processWide } from '../process-state.js';
 import type { KeyMatcher } from './pattern.js';
 import type { ResolvedIdempotencyOptions } from './options.js';
 import type { IdempotencyKeyStore } from './store.js';
@@ -10,10 +11,13 @@ export interface GuardRuntime {
   readonly matches: KeyMatcher;
 }
 
-const runtimes = new WeakMap<object, GuardRuntime>();
+const runtimes = processWide('idempotency.runtimes', () => new WeakMap<object, GuardRuntime>());
 
 /** Full route templates (mount paths + route path) of guarded routes; `null` when ambiguous. */
-export const routeTemplates = new WeakMap<object, string | null>();
+export const routeTemplates = processWide(
+  'idempotency.routeTemplates',
+  () => new WeakMap<object, string | null>(),
+);
 
 export function setGuardRuntime(app: object, runtime: GuardRuntime | undefined): void {
   if (runtime) runtimes.set(app, runtime);

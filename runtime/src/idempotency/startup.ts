@@ -2,6 +2,7 @@
 // log the memory-store warning, and fix route coverage, all before the app listens.
 import type { Server } from 'node:http';
 import type { Application } from 'express';
+import { processWide } from '../process-state.js';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
 import { applyCoverage, planCoverage } from './coverage.js';
 import {
@@ -21,7 +22,10 @@ export interface PreparedIdempotency {
   readonly store: IdempotencyKeyStore;
 }
 
-const preparing = new WeakMap<object, Promise<PreparedIdempotency | undefined>>();
+const preparing = processWide(
+  'idempotency.preparing',
+  () => new WeakMap<object, Promise<PreparedIdempotency | undefined>>(),
+);
 
 /** The message of the one warning logged per start while the memory store is in use. */
 export const MEMORY_STORE_WARNING =
