@@ -143,6 +143,7 @@ export function appTemplateData(answers: AppAnswers, cwd: string): AppTemplateDa
         '@types/supertest',
         'chai',
         'eslint',
+        'jose',
         'mocha',
         'plop',
         'prettier',

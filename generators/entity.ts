@@ -29,7 +29,16 @@ export interface EntityAnswers extends CompactAnswers {
   now?: Date | string;
 }
 
-const COMPACT_KEYS = ['name', 'fields', 'create', 'updates', 'actions', 'dto', 'events'] as const;
+const COMPACT_KEYS = [
+  'name',
+  'fields',
+  'create',
+  'updates',
+  'actions',
+  'dto',
+  'events',
+  'idempotent',
+] as const;
 
 /** The resolved model and the spec text to save, from whichever way the answers came. */
 export function modelFromAnswers(answers: EntityAnswers): { model: EntityModel; specText: string } {
@@ -118,6 +127,10 @@ function interactivePrompts(): PromptQuestion[] {
       default: false,
     },
     input('events', 'Events (Created(id, name), Updated(price)):'),
+    input(
+      'idempotent',
+      'Operations requiring an idempotency key (Create, Update, Delete, Action); empty for none:',
+    ),
     // Never asked; `--force` after `--` sets it, like plop's own --force before it.
     {
       type: 'confirm',

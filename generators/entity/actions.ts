@@ -1,6 +1,6 @@
 // The entity generator's actions: one plop `add` per file of templates/entity/, whose tree reads
 // like the output (`__folder__` stands for {{folder}}). Existing files are kept unless forced.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ActionType } from 'plop';
@@ -49,6 +49,41 @@ export function existingMigration(appDir: string, table: string): string | undef
   return undefined;
 }
 
+const EVENTS_INDEX = 'src/slices/events.ts';
+
+/**
+ * The text of `src/slices/events.ts`: `AppEvents`, every slice's events types joined, from the
+ * `*.events.ts` files now in `src/slices/`. Written whole on each run, so regenerating a slice
+ * never repeats an entry and a hand-written events file following the convention is picked up.
+ */
+export function appEventsText(appDir: string): string {
+  const slices = join(appDir, 'src', 'slices');
+  const entries = (existsSync(slices) ? readdirSync(slices, { withFileTypes: true }) : [])
+    .filter((entry) => entry.isDirectory() && !/^[._]/.test(entry.name))
+    .flatMap((folder) =>
+      readdirSync(join(slices, folder.name))
+        .filter((file) => file.endsWith('.events.ts'))
+        .sort()
+        .flatMap((file) => {
+          const text = readFileSync(join(slices, folder.name, file), 'utf8');
+          const name = /export interface (\w+Events)\b/.exec(text)?.[1];
+          const module = `./${folder.name}/${file.replace(/\.ts$/, '.js')}`;
+          return name ? [{ name, module }] : [];
+        }),
+    )
+    .sort((a, b) => a.module.localeCompare(b.module));
+  const imports = entries.map((e) => `import type { ${e.name} } from '${e.module}';`);
+  const type = entries.length ? entries.map((e) => e.name).join(' & ') : 'Record<never, never>';
+  return [
+    "// Every slice's events by name: the type of the app's event bus (src/events.ts). Written by",
+    "// `npx plop entity` from the slices' *.events.ts files; edit those, not this.",
+    ...imports,
+    '',
+    `export type AppEvents = ${type};`,
+    '',
+  ].join('\n');
+}
+
 export interface EntityActionOptions {
   model: EntityModel;
   /** The spec as saved beside the slice. */
@@ -67,23 +102,43 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
     existingMigration(appDir, model.table) ??
     `${migrationStamp(options.now ?? new Date())}_create_${model.table}`;
   const data = entityView(model, { migrationName, specText: options.specText });
-  return templateFiles().map(({ template, path }) => ({
-    type: 'add',
-    path,
-    templateFile: template,
-    data,
-    force,
-    skipIfExists: !force,
-    transform: (text: string, answers: Record<string, unknown>) => {
-      const rendered = path.replace(/\{\{([A-Za-z.]+)\}\}/g, (_, key: string) =>
-        String(
-          key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], {
-            ...answers,
-            ...data,
-          }),
-        ),
-      );
-      return formatFile(text, resolve(appDir, rendered));
-    },
-  }));
+  // Files a slice has only when its spec asks for them.
+  const wanted = (path: string) =>
+    (data.hasEvents || !path.endsWith('.events.ts')) &&
+    (data.hasReferenceData || !path.endsWith('.reference-data.ts'));
+  return templateFiles()
+    .filter(({ path }) => wanted(path))
+    .map(({ template, path }): ActionType => ({
+      type: 'add',
+      path,
+      templateFile: template,
+      data,
+      force,
+      skipIfExists: !force,
+      transform: (text: string, answers: Record<string, unknown>) => {
+        const rendered = path.replace(/\{\{([A-Za-z.]+)\}\}/g, (_, key: string) =>
+          String(
+            key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], {
+              ...answers,
+              ...data,
+            }),
+          ),
+        );
+        return formatFile(text, resolve(appDir, rendered));
+      },
+    }))
+    .concat(data.hasEvents ? [writeAppEvents(appDir)] : []);
+}
+
+/** The action rewriting `src/slices/events.ts` once the slice's files are written. */
+function writeAppEvents(appDir: string): ActionType {
+  return async function writeAppEvents() {
+    const path = resolve(appDir, EVENTS_INDEX);
+    const text = await formatFile(appEventsText(appDir), path);
+    if (existsSync(path) && readFileSync(path, 'utf8') === text) {
+      return `[SKIPPED] ${EVENTS_INDEX} (unchanged)`;
+    }
+    writeFileSync(path, text);
+    return EVENTS_INDEX;
+  };
 }

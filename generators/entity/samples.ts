@@ -74,8 +74,28 @@ function text(f: Typed, i: number): string {
   return `${f.name.words.charAt(0).toUpperCase()}${f.name.words.slice(1)} ${i + 1}`;
 }
 
-/** The sample value of row `i` for a field or parameter, as JSON would carry it. */
-export function sampleValue(f: Typed, i: number, seed: string): unknown {
+/**
+ * A value of row `i` no other row shares, for a field that must be unique (a reference-data key):
+ * `X01`, `X02`... for text, unlikely to be a real code, and 9001, 9002... for numbers.
+ */
+function distinctValue(f: Typed, i: number): unknown {
+  if (f.type === 'string' || f.type === 'text') {
+    const width = Math.max(3, Math.min(f.maxLength ?? 8, Math.max(f.minLength ?? 0, 3)));
+    return `X${String(i + 1).padStart(width - 1, '0')}`;
+  }
+  if (f.type === 'integer' || f.type === 'decimal') return clamp(9001 + i, f);
+  return undefined;
+}
+
+/**
+ * The sample value of row `i` for a field or parameter, as JSON would carry it. `distinct` asks
+ * for a value that differs on every row and from everyday codes (a unique key).
+ */
+export function sampleValue(f: Typed, i: number, seed: string, distinct = false): unknown {
+  if (distinct) {
+    const value = distinctValue(f, i);
+    if (value !== undefined) return value;
+  }
   switch (f.type) {
     case 'string':
     case 'text':

@@ -77,8 +77,14 @@ function validBody(
   params: readonly ParamModel[],
   row: number,
   seed: string,
+  unique: ReadonlySet<FieldModel> = new Set(),
 ): Record<string, unknown> {
-  return Object.fromEntries(params.map((p) => [p.name.camel, sampleValue(p, row, seed)]));
+  return Object.fromEntries(
+    params.map((p) => [
+      p.name.camel,
+      sampleValue(p, row, seed, p.field !== undefined && unique.has(p.field)),
+    ]),
+  );
 }
 
 /** What the DTO must show after a method ran with `body`. */
@@ -129,14 +135,50 @@ function columnLine(f: FieldModel): string {
   return `${line};`;
 }
 
-function seedValue(f: FieldModel, i: number, seed: string): string {
-  if (f.role === 'id') return quote(stableUuid(`${seed}:row:${i}`));
-  if (f.role === 'owner') return quote('');
-  if (f.role === 'audit') return f.type === 'date-time' ? 'now' : quote('seed');
-  const value = sampleValue(f, i, seed);
+/** A known value as the column value a Knex insert takes. */
+function columnValue(f: FieldModel, value: unknown): string {
+  if (value === null || value === undefined) return 'null';
   if (f.type === 'json') return `JSON.stringify(${literal(value)})`;
   if (f.type === 'date-time') return `new Date(${quote(String(value))})`;
   return literal(value);
+}
+
+/** The name an event declaration's events carry (as `eventName` in @slicekit/runtime/events). */
+function eventNameOf(model: EntityModel, event: EntityModel['events'][number]): string {
+  if (event.name) return event.name;
+  const pascal = (n: string) => n.charAt(0).toUpperCase() + n.slice(1);
+  return event.operation === 'Created'
+    ? `${model.name.pascal}Created`
+    : `${model.name.pascal}${event.fields.map(pascal).join('')}Updated`;
+}
+
+/** The typed payload of each event (what `JSON.parse` of the outbox row gives a subscriber). */
+function eventTypes(model: EntityModel): { name: string; doc: string; lines: string[] }[] {
+  const byName = new Map(model.fields.map((f) => [f.name.camel, f]));
+  const member = (name: string) => {
+    const f = byName.get(name)!;
+    return `${name}: ${jsonType(f, !f.notNull)};`;
+  };
+  return model.events.map((event) => {
+    const fields = event.fields.filter((f) => f !== 'id');
+    const lines = ['id: string;', ...fields.map(member)];
+    if (event.operation === 'Updated') {
+      lines.push(`previous: { ${fields.map(member).join(' ')} };`);
+    }
+    const doc =
+      event.operation === 'Created'
+        ? `A ${model.name.words} was created.`
+        : `${event.fields.join(', ')} of a ${model.name.words} changed (\`previous\` has the old values).`;
+    return { name: eventNameOf(model, event), doc, lines };
+  });
+}
+
+function seedValue(f: FieldModel, i: number, seed: string, unique: boolean): string {
+  if (f.role === 'id') return quote(stableUuid(`${seed}:row:${i}`));
+  if (f.role === 'owner') return quote('');
+  if (f.role === 'audit') return f.type === 'date-time' ? 'now' : quote('seed');
+  const value = sampleValue(f, i, seed, unique);
+  return columnValue(f, value);
 }
 
 /** Everything the entity templates read. */
@@ -150,13 +192,15 @@ export function entityView(
   const dtoNames = new Set(model.dto.map((f) => f.name.camel));
   const collection = `/${model.resource}`;
   const apiPath = `/v1/${model.resource}`;
+  // Fields every row must hold a value of its own: the reference-data key.
+  const unique = new Set(model.referenceData?.key ?? []);
   const createParams = new Map(model.create.map((p) => [p.field!.name.camel, p]));
 
   const methods = model.methods.map((m, i) => {
     const route = `${collection}/:id${m.segment ? `/${m.segment}` : ''}`;
     const docPath = `${apiPath}/{id}${m.segment ? `/${m.segment}` : ''}`;
-    const body = validBody(m.params, i + 1, seed);
-    const unknownBody = validBody(m.params, i + 2, seed);
+    const body = validBody(m.params, i + 1, seed, unique);
+    const unknownBody = validBody(m.params, i + 2, seed, unique);
     const lines = m.effects.flatMap(effectLines);
     return {
       ...m,
@@ -195,7 +239,7 @@ export function entityView(
     };
   });
 
-  const createBody = validBody(model.create, 0, seed);
+  const createBody = validBody(model.create, 0, seed, unique);
   const createExpected = Object.fromEntries(
     model.create
       .filter((p) => dtoNames.has(p.name.camel))
@@ -208,6 +252,12 @@ export function entityView(
   );
   const updates = methods.filter((m) => m.kind === 'update');
   const actions = methods.filter((m) => m.kind === 'action');
+  const guarded = new Set(model.idempotent);
+  const guard = (on: boolean) => (on ? 'requiredIdempotentKey(), ' : '');
+  // In the generated tests, a guarded request carries a fresh key.
+  const keyed = (on: boolean) => (on ? '.set(key())' : '');
+  const createdEvent = model.events.find((event) => event.operation === 'Created');
+  const reference = model.referenceData;
 
   return {
     entity: e,
@@ -242,11 +292,57 @@ export function entityView(
         : `this.${f.name.camel} = ${initialValue(f)};`;
     }),
     createArgs: model.create.map(argument).join(', '),
-    methods,
-    updateMethods: updates,
-    actionMethods: actions,
+    methods: methods.map((m) => {
+      const on = guarded.has(m.kind === 'update' ? 'Update' : 'Action');
+      return { ...m, guard: guard(on), key: keyed(on) };
+    }),
+    updateMethods: updates.map((m) => ({ ...m, guard: guard(guarded.has('Update')) })),
+    actionMethods: actions.map((m) => ({ ...m, guard: guard(guarded.has('Action')) })),
     hasUpdates: updates.length > 0,
     hasActions: actions.length > 0,
+    // idempotency
+    isIdempotent: guarded.size > 0,
+    createGuard: guard(guarded.has('Create')),
+    deleteGuard: guard(guarded.has('Delete')),
+    createKey: keyed(guarded.has('Create')),
+    deleteKey: keyed(guarded.has('Delete')),
+    idempotentList: model.idempotent.join(', '),
+    idempotentCreate: guarded.has('Create'),
+    openApiIdempotent: {
+      create: guarded.has('Create') ? ', idempotent: true' : '',
+      update: guarded.has('Update') ? ', idempotent: true' : '',
+      delete: guarded.has('Delete') ? ', idempotent: true' : '',
+      action: guarded.has('Action') ? ', idempotent: true' : '',
+    },
+    // events
+    hasEvents: model.events.length > 0,
+    tableEvents: literal(
+      model.events.map((e) => ({
+        operation: e.operation,
+        fields: e.fields,
+        ...(e.name ? { name: e.name } : {}),
+      })),
+    ),
+    eventTypes: eventTypes(model),
+    createdEventName: createdEvent ? eventNameOf(model, createdEvent) : undefined,
+    // reference data
+    hasReferenceData: reference !== undefined,
+    referenceKey: literal(reference?.key.map((f) => f.column) ?? []),
+    referenceKeyNames: reference?.key.map((f) => f.name.camel) ?? [],
+    referenceRowCount: reference?.rows.length ?? 0,
+    // What the list test expects: the two rows it created, plus the reference rows.
+    listTotal: 2 + (reference?.rows.length ?? 0),
+    referenceRows: (reference?.rows ?? []).map((row) => {
+      const identity = reference!.key.map((f) => String(row[f.name.camel])).join(':');
+      const values = model.fields.map((f) => {
+        if (f.role === 'id')
+          return `${f.column}: ${quote(stableUuid(`${seed}:reference:${identity}`))}`;
+        if (f.role === 'audit')
+          return `${f.column}: ${f.type === 'date-time' ? 'appliedOn' : quote('')}`;
+        return `${f.column}: ${columnValue(f, row[f.name.camel])}`;
+      });
+      return `{ ${values.join(', ')} },`;
+    }),
     // table
     tableFields: [model.fields.find((f) => f.role === 'id')!, ...own].map(
       (f) => `${f.name.camel}: ${quote(f.type)},`,
@@ -261,14 +357,18 @@ export function entityView(
     hasCreateParams: model.create.length > 0,
     // migration
     columns: model.fields.map(columnLine),
-    indexes: [...(model.audited ? ['created_on'] : []), ...(model.owned ? ['owned_by'] : [])].map(
-      (c) => `table.index([${quote(c)}]);`,
-    ),
+    indexes: [
+      ...[...(model.audited ? ['created_on'] : []), ...(model.owned ? ['owned_by'] : [])].map(
+        (c) => `table.index([${quote(c)}]);`,
+      ),
+      // Reference rows are found by their key, which must identify one row.
+      ...(reference ? [`table.unique(${literal(reference.key.map((f) => f.column))});`] : []),
+    ],
     // seed
     seedRows: Array.from(
       { length: SEED_ROWS },
       (_, i) =>
-        `{ ${model.fields.map((f) => `${f.column}: ${seedValue(f, i, seed)}`).join(', ')} },`,
+        `{ ${model.fields.map((f) => `${f.column}: ${seedValue(f, i, seed, unique.has(f))}`).join(', ')} },`,
     ),
     // test
     createBody: literal(createBody),
@@ -278,7 +378,7 @@ export function entityView(
     ),
     invalidFields: literal(model.create.map((p) => p.name.camel)),
     testInvalid: model.validate && model.create.length > 0,
-    secondBody: literal(validBody(model.create, 1, seed)),
+    secondBody: literal(validBody(model.create, 1, seed, unique)),
   };
 }
 

@@ -22,6 +22,7 @@ export interface CompactAnswers {
   audited?: boolean | string;
   owned?: boolean | string;
   events?: string;
+  idempotent?: string;
 }
 
 /** Splits on `separator` outside (), [] and {}. */
@@ -238,6 +239,7 @@ export function specFromAnswers(answers: CompactAnswers, source = 'the answers')
     }
     return [{ operation: match[1] as EventSpec['operation'], fields: splitTop(match[2] ?? '') }];
   });
+  const idempotent = splitTop(answers.idempotent ?? '');
   if (problems.length > 0) throw new EntitySpecError(source, problems);
   const create = answers.create?.trim() ? splitTop(answers.create) : undefined;
   return {
@@ -254,5 +256,7 @@ export function specFromAnswers(answers: CompactAnswers, source = 'the answers')
         ? { dto: { include: included } }
         : {}),
     ...(events.length ? { events } : {}),
+    // Checked with the rest of the spec: each must be a mutating CrudOp.
+    ...(idempotent.length ? { idempotent: idempotent as EntitySpec['idempotent'] } : {}),
   };
 }

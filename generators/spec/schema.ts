@@ -1,6 +1,6 @@
 // The JSON Schema an entity spec file is checked against with ajv. `fix` is our own keyword: the
 // hint printed with an error at that place.
-import { FIELD_TYPES, VERBS } from './types.js';
+import { FIELD_TYPES, IDEMPOTENT_OPS, VERBS } from './types.js';
 
 const camel = {
   type: 'string',
@@ -175,6 +175,30 @@ export const entitySpecSchema = {
           operation: { enum: ['Created', 'Updated'], fix: 'use Created or Updated' },
           fields: names,
           name: pascal,
+        },
+      },
+    },
+    idempotent: {
+      type: 'array',
+      uniqueItems: true,
+      fix: `list operations, e.g. [Create, Action]`,
+      items: { enum: IDEMPOTENT_OPS, fix: `use ${IDEMPOTENT_OPS.join(', ')}` },
+    },
+    referenceData: {
+      type: 'object',
+      required: ['key', 'rows'],
+      additionalProperties: false,
+      fix: 'write { key: code, rows: [{ code: ..., name: ... }] }',
+      properties: {
+        key: {
+          fix: 'name the field identifying a row, or list several',
+          oneOf: [camel, { type: 'array', minItems: 1, uniqueItems: true, items: camel }],
+        },
+        rows: {
+          type: 'array',
+          minItems: 1,
+          fix: 'list the rows, each a mapping of field names to values',
+          items: { type: 'object', fix: 'write a row as a mapping of field names to values' },
         },
       },
     },

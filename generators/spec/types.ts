@@ -78,6 +78,18 @@ export interface ActionSpec extends MethodSpec {
   verb?: Verb;
 }
 
+/** Operations that may require an idempotency key (reads never do). */
+export const IDEMPOTENT_OPS = ['Create', 'Update', 'Delete', 'Action'] as const;
+export type IdempotentOp = (typeof IDEMPOTENT_OPS)[number];
+
+/** Fixed rows of the entity's table, applied after every migration run. */
+export interface ReferenceDataSpec {
+  /** The field(s) identifying a row; the migration gives them a unique index. */
+  key: string | string[];
+  /** The rows: field names to values; fields left out take their default. */
+  rows: Record<string, unknown>[];
+}
+
 export interface EventSpec {
   operation: 'Created' | 'Updated';
   fields: string[];
@@ -104,6 +116,9 @@ export interface EntitySpec {
   actions?: ActionSpec[];
   dto?: { include?: string[]; exclude?: string[] };
   events?: EventSpec[];
+  /** Operations whose routes require an idempotency key. @default [] */
+  idempotent?: IdempotentOp[];
+  referenceData?: ReferenceDataSpec;
 }
 
 // ---------------------------------------------------------------- the resolved model
@@ -186,4 +201,7 @@ export interface EntityModel {
   /** DTO properties, in order. */
   dto: FieldModel[];
   events: EventModel[];
+  idempotent: IdempotentOp[];
+  /** Reference rows, every field given (defaults filled in), with a stable id each. */
+  referenceData?: { key: FieldModel[]; rows: Record<string, unknown>[] };
 }

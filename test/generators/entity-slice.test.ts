@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import nodePlop from 'node-plop';
 import request from 'supertest';
 import { discoverSlices } from '@slicekit/runtime/crud';
+import { outboxMigration } from '@slicekit/runtime/events';
 import { registerEntityGenerator } from '../../generators/entity.js';
 import { describeEachDatabase, uniqueName } from '../support/services.js';
 
@@ -39,6 +40,7 @@ describeEachDatabase('the generated Product slice', (db) => {
       return import(pathToFileURL(join(scratch, 'migrations', file!)).href);
     })) as { up(knex: unknown): Promise<void> };
     await migration.up(db.knex);
+    await outboxMigration().up(db.knex);
     app = express();
     app.use(express.json());
     const router = express.Router();

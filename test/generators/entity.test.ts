@@ -25,10 +25,12 @@ const NOW = '2024-05-01T09:30:00Z';
 const productFiles = [
   'migrations/20240501093000_create_products.ts',
   'seeds/products.ts',
+  'src/slices/events.ts',
   'src/slices/products/index.ts',
   'src/slices/products/product.dto.ts',
   'src/slices/products/product.entity.ts',
   'src/slices/products/product.entity.yaml',
+  'src/slices/products/product.events.ts',
   'src/slices/products/product.handlers.ts',
   'src/slices/products/product.openapi.ts',
   'src/slices/products/product.requests.ts',

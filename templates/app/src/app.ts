@@ -1,34 +1,59 @@
 // Builds the Express app without listening, so tests can drive it in process with supertest.
 import express, { type Express } from 'express';
 import type { Knex } from 'knex';
+import type { AuthOptions } from '@slicekit/runtime/auth';
 import { discoverSlices } from '@slicekit/runtime/crud';
+import { prepareApp } from '@slicekit/runtime/idempotency';
+import { buildOpenApiDocument, openApiRouter } from '@slicekit/runtime/openapi';
+import { authentication } from './auth.js';
+import { appName, authSettings } from './config.js';
 import { notFound, problemHandler } from './http/problems.js';
 import { requestLog } from './http/request-log.js';
+import { useIdempotency } from './idempotency.js';
 import type { Logger } from './logger.js';
 
 /** What every slice receives when it is mounted. */
 export interface AppDeps {
   knex: Knex;
   logger: Logger;
+  /** How callers are authenticated. @default the AUTH_* settings of config.ts */
+  auth?: AuthOptions;
 }
 
 /**
- * The app: JSON bodies, every slice found under `src/slices/` mounted at `/v1`, then 404 and
- * problem+json errors. Adding a slice needs no edit here: slices are discovered at start-up.
+ * The app: JSON bodies, the caller from src/auth.ts, every slice found under `src/slices/` mounted
+ * at `/v1`, `/openapi.json` and the `/docs` page, then 404 and problem+json errors. Adding a slice
+ * needs no edit here: slices are discovered at start-up. The idempotency guard, when a slice needs
+ * it, is validated and started before this resolves.
  */
 export async function createApp(deps: AppDeps): Promise<Express> {
   const app = express();
+  const auth = deps.auth ?? authSettings;
   app.disable('x-powered-by');
   app.use(requestLog(deps.logger));
   app.use(express.json());
+  app.use(authentication(auth));
 
+  const slices = await discoverSlices(new URL('./slices/', import.meta.url));
+  // Registered only when a route requires a key, so an app without one logs no store warning.
+  if (slices.some((slice) => slice.idempotent)) useIdempotency(app, deps.logger);
   const v1 = express.Router();
-  for (const slice of await discoverSlices(new URL('./slices/', import.meta.url))) {
-    slice.mount(v1, deps);
-  }
+  for (const slice of slices) slice.mount(v1, deps);
   app.use('/v1', v1);
+
+  const documented = slices.flatMap((slice) => (slice.openapi ? [slice.openapi] : []));
+  app.use(
+    openApiRouter({
+      document: () =>
+        buildOpenApiDocument(documented, {
+          title: appName,
+          auth: auth.required ? 'required' : auth.jwtSecret || auth.jwksUrl ? 'optional' : 'none',
+        }),
+    }),
+  );
 
   app.use(notFound);
   app.use(problemHandler(deps.logger));
+  await prepareApp(app);
   return app;
 }

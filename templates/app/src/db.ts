@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { discoverSlices } from '@slicekit/runtime/crud';
 import { migrateLatest, type MigrateLatestResult } from '@slicekit/runtime/reference-data';
 import { databaseUrl } from './config.js';
 import { dialectOf, knexConfig, migrations } from './knexfile.js';
@@ -16,7 +17,15 @@ export function createKnex(url: string = databaseUrl): Knex {
   return knexFactory(knexConfig(url));
 }
 
-/** Applies pending migrations, then the reference data in `reference-data.ts`. */
-export function migrate(knex: Knex, logger: Logger): Promise<MigrateLatestResult> {
-  return migrateLatest(knex, { migrations, referenceData, logger });
+/**
+ * Applies pending migrations, then the reference data of every slice and of `reference-data.ts`.
+ * `npm run migrate`, the server's start-up and the tests all come through here.
+ */
+export async function migrate(knex: Knex, logger: Logger): Promise<MigrateLatestResult> {
+  const slices = await discoverSlices(new URL('./slices/', import.meta.url));
+  return migrateLatest(knex, {
+    migrations,
+    referenceData: [...slices.flatMap((slice) => slice.referenceData ?? []), ...referenceData],
+    logger,
+  });
 }

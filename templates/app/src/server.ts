@@ -1,16 +1,22 @@
-// Starts the API: migrates the database named by DATABASE_URL, then listens on PORT.
+// Starts the API: migrates the database named by DATABASE_URL, delivers the events left pending,
+// then listens on PORT.
+import { closeIdempotency } from '@slicekit/runtime/idempotency';
 import { createApp } from './app.js';
 import { port } from './config.js';
 import { createKnex, migrate } from './db.js';
+import { createEventBus } from './events.js';
 import { createLogger } from './logger.js';
 
 const logger = createLogger();
 const knex = createKnex();
+const events = createEventBus(knex, logger);
 
 try {
   await migrate(knex, logger);
+  // Events committed before a crash or restart are delivered first, then each commit's as it ends.
+  await events.start();
 } catch (error) {
-  logger.fatal({ err: error }, 'migrations failed; not starting');
+  logger.fatal({ err: error }, 'start-up failed (migrations or the event outbox); not starting');
   await knex.destroy();
   process.exit(1);
 }
@@ -24,11 +30,14 @@ const server = app.listen(port, (error?: Error) => {
   logger.info({ port }, `listening on http://localhost:${port}`);
 });
 
-// Finish the requests in flight, then release the database connections.
+// Finish the requests in flight, then the event delivery, then release the database connections.
 function shutDown(signal: NodeJS.Signals): void {
   logger.info({ signal }, 'shutting down');
   server.close(() => {
-    void knex.destroy().then(() => process.exit(0));
+    void closeIdempotency(app)
+      .then(() => events.stop())
+      .then(() => knex.destroy())
+      .then(() => process.exit(0));
   });
 }
 process.once('SIGINT', shutDown);

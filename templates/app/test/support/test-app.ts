@@ -5,7 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Express } from 'express';
+import { SignJWT } from 'jose';
 import type { Knex } from 'knex';
+import { closeIdempotency } from '@slicekit/runtime/idempotency';
 import { createApp } from '../../src/app.js';
 import { databaseUrl } from '../../src/config.js';
 import {
@@ -17,6 +19,23 @@ import {
 import { createKnex, migrate } from '../../src/db.js';
 import { dialectOf } from '../../src/knexfile.js';
 import { createLogger } from '../../src/logger.js';
+
+// Test apps verify bearer tokens signed with this secret, so tests can act as several callers.
+const TEST_JWT_SECRET = 'test-secret-of-at-least-thirty-two-bytes!';
+
+/**
+ * An `Authorization` header value for the caller `userId`, e.g.
+ * `request(app).get('/v1/products').set('authorization', await bearer('alice'))`.
+ */
+export async function bearer(userId: string): Promise<string> {
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(userId)
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+  return `Bearer ${token}`;
+}
 
 export interface TestApp {
   /** The Express app, ready for `request(app)`. */
@@ -37,11 +56,12 @@ export async function createTestApp(): Promise<TestApp & { close(): Promise<void
   const logger = createLogger('silent');
   try {
     await migrate(knex, logger);
-    const app = await createApp({ knex, logger });
+    const app = await createApp({ knex, logger, auth: { jwtSecret: TEST_JWT_SECRET } });
     return {
       app,
       knex,
       async close() {
+        await closeIdempotency(app);
         await knex.destroy();
         await dropDatabase(url);
         if (dialectOf(url) === 'sqlite') rmSync(dirname(url), { recursive: true, force: true });
