@@ -53,7 +53,10 @@ export function resolveParam(
       return undefined;
     }
     const overrides: Exclude<ParamSpec, string> = typeof spec === 'string' ? { name } : spec;
-    scope.problems.push(...constraintProblems(path, field.type, overrides));
+    // The overrides narrow the field's own constraints (an enum's values come from the field).
+    scope.problems.push(
+      ...constraintProblems(path, field.type, { ...copyConstraints(field), ...overrides }),
+    );
     const { name: _name, type: _type, required, ...constraints } = overrides;
     return {
       ...copyConstraints(field),

@@ -143,6 +143,65 @@ describe('entity generator', () => {
     expect(saved).to.match(/^# Product: the entity spec/);
   });
 
+  it('takes an enum field as a create, update and action parameter, from a spec and from arguments', async () => {
+    const spec = join(dir, 'ticket.yaml');
+    writeFileSync(
+      spec,
+      [
+        'entity: Ticket',
+        'audited: false',
+        'fields:',
+        '  title: { type: string, required: true }',
+        '  kind: { type: enum, values: [bug, feature] }',
+        'create: [title, { name: kind, required: true }]',
+        'updates:',
+        '  - { name: Reclassify, parameters: [kind] }',
+        'actions:',
+        '  - { name: Triage, parameters: [{ name: kind, required: true }] }',
+      ].join('\n'),
+    );
+    const fromFile = await generate(join(dir, 'file'), { specFile: spec });
+    expect(fromFile.failures).to.deep.equal([]);
+    const requests = readFileSync(join(dir, 'file/src/slices/tickets/ticket.requests.ts'), 'utf8');
+    for (const request of ['CreateTicketRequest', 'ReclassifyTicketRequest', 'TriageTicketRequest'])
+      expect(requests).to.contain(request);
+    expect(requests.match(/enum: \['bug', 'feature'(, null)?\]/g)).to.have.length(3);
+
+    const fromArguments = await generate(join(dir, 'arguments'), {
+      name: 'Ticket',
+      fields: 'title:string!, kind:enum(bug|feature)!',
+      create: 'title, kind',
+      updates: 'Reclassify(kind)',
+      actions: 'Triage(kind)',
+      audited: false,
+    });
+    expect(fromArguments.failures).to.deep.equal([]);
+    const argumentRequests = readFileSync(
+      join(dir, 'arguments/src/slices/tickets/ticket.requests.ts'),
+      'utf8',
+    );
+    expect(argumentRequests.match(/enum: \['bug', 'feature'\]/g)).to.have.length(3);
+  });
+
+  it('still checks the constraints a field reference adds against the field', async () => {
+    const spec = join(dir, 'bad.yaml');
+    writeFileSync(
+      spec,
+      [
+        'entity: Ticket',
+        'fields:',
+        '  title: { type: string, maxLength: 20 }',
+        '  kind: { type: enum, values: [bug, feature] }',
+        'create: [{ name: title, minLength: 30 }, { name: kind, minimum: 1 }]',
+      ].join('\n'),
+    );
+    const error = await failure(generate(join(dir, 'app'), { specFile: spec }));
+    expect(error.problems.map((p) => `${p.path}: ${p.message}`)).to.deep.equal([
+      'create[0].minLength: is above maxLength',
+      'create[1].minimum: does not apply to a enum',
+    ]);
+  });
+
   it('names the path and the fix of every mistake in a spec file, and writes nothing', async () => {
     const spec = join(dir, 'bad.yaml');
     writeFileSync(
