@@ -1,7 +1,7 @@
 // `npm run demo`: generates a fresh app with the sample Product entity (docs/examples/product.yaml)
 // in the git-ignored .demo/ folder, migrates it, seeds it unless SEED=0, and serves it on PORT.
 import { spawn, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addEntity, databaseOf, generateApp, productSpec } from './generate.js';
@@ -40,14 +40,16 @@ const shown = relative(process.cwd(), appDir) || '.';
 console.log(`demo: generating the Product app in ${shown} for ${databaseOf(databaseUrl)}`);
 rmSync(appDir, { recursive: true, force: true });
 await generateApp({ directory: appDir, name: 'product-demo', database: databaseOf(databaseUrl) });
-await addEntity(appDir, productSpec);
+// A fixed migration name: a server database migrated by an earlier demo run stays usable.
+await addEntity(appDir, productSpec, { now: '2024-05-01T09:30:00Z' });
+subscribeToProductCreated();
 
 step('src/migrate.ts');
 if (seed) step('src/seed.ts');
 
 const server = spawn(process.execPath, [...tsx, 'src/server.ts'], {
   cwd: appDir,
-  env: { ...env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  env: { ...env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -68,6 +70,23 @@ Try:
   curl -s -X PUT ${base}/v1/products/<id>/discontinue
   curl -s -X DELETE -i ${base}/v1/products/<id>
 Stop with Ctrl+C.`);
+
+/**
+ * The demo's one edit of the generated app, as a user would make it: a subscriber in
+ * src/events.ts that logs each product created once its transaction has committed.
+ */
+function subscribeToProductCreated(): void {
+  const file = join(appDir, 'src', 'events.ts');
+  const text = readFileSync(file, 'utf8');
+  const stub = /export function subscribe\(_bus: AppEventBus, _logger: Logger\): void \{\n[^}]*\}/;
+  if (!stub.test(text)) throw new Error(`demo: ${file} has no subscribe() stub to fill in`);
+  const subscriber = [
+    'export function subscribe(bus: AppEventBus, logger: Logger): void {',
+    "  bus.on('ProductCreated', (event) => logger.info(event.payload, 'product created'));",
+    '}',
+  ].join('\n');
+  writeFileSync(file, text.replace(stub, subscriber));
+}
 
 async function waitForServer(url: string): Promise<void> {
   for (let attempt = 0; attempt < 300; attempt++) {

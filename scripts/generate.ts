@@ -39,16 +39,26 @@ export async function generateApp(options: GenerateAppOptions): Promise<void> {
   check('the app generator', (await plop.getGenerator('app').runActions(answers)) as RunResult);
 }
 
+/** How `addEntity` runs the entity generator. */
+export interface AddEntityOptions {
+  /** Overwrite files that exist. @default false */
+  force?: boolean;
+  /** Time stamp of the migration, so the same app generated again migrates the same database. */
+  now?: string;
+}
+
 /** Adds the entity a spec file describes to the app in `appDirectory`. */
 export async function addEntity(
   appDirectory: string,
   specFile: string,
-  force = false,
+  options: AddEntityOptions = {},
 ): Promise<void> {
+  const force = options.force ?? false;
   const plop = await nodePlop(plopfile, { destBasePath: appDirectory, force });
+  const answers = { specFile, force, ...(options.now ? { now: options.now } : {}) };
   check(
     `the entity generator (${specFile})`,
-    (await plop.getGenerator('entity').runActions({ specFile, force })) as RunResult,
+    (await plop.getGenerator('entity').runActions(answers)) as RunResult,
   );
 }
 

@@ -46,6 +46,23 @@ describe('npm run demo', function () {
     });
 
     describeProductScenarios(() => demo!.url);
+
+    it('logs a line for each product created, from the subscriber the demo registers', async () => {
+      const created = await fetch(`${demo!.url}/v1/products`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Logged lamp', price: 12.5 }),
+      });
+      expect(created.status).to.equal(201);
+      const { id } = (await created.json()) as { id: string };
+      const line = () =>
+        demo!
+          .output()
+          .split('\n')
+          .find((l) => l.includes('"msg":"product created"') && l.includes(id));
+      for (let i = 0; i < 50 && !line(); i++) await new Promise((done) => setTimeout(done, 100));
+      expect(JSON.parse(line() ?? '{}')).to.include({ id, name: 'Logged lamp', price: 12.5 });
+    });
   });
 
   describe('with DATABASE_URL on PostgreSQL and SEED=0', () => {
@@ -72,6 +89,14 @@ describe('npm run demo', function () {
       expect(created.status).to.equal(201);
       const rows = await db.knex('products').select('name');
       expect(rows.map((row: { name: string }) => row.name)).to.deep.equal(['Kettle']);
+    });
+
+    it('runs again on the same database, keeping its rows', async () => {
+      await demo?.stop();
+      demo = await startDemo({ DEMO_DIR: scratch!.path, DATABASE_URL: db.url, SEED: '0' });
+      const list = await fetch(`${demo.url}/v1/products`);
+      const page = (await list.json()) as { items: { name: string }[] };
+      expect(page.items.map((item) => item.name)).to.deep.equal(['Kettle']);
     });
   });
 });
