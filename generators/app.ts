@@ -49,7 +49,9 @@ export function appActions(answers: AppAnswers, cwd: string = process.cwd()): Ac
       destination: data.directory,
       base: appTemplates,
       templateFiles: join(appTemplates, '**', '*'),
-      globOptions: { dot: true, ignore: ['**/gitignore'] },
+      // node-plop globs from the plopfile's folder (the working folder when there is none), and
+      // ignore patterns are relative to the glob's cwd: anchor them at the templates.
+      globOptions: { cwd: appTemplates, dot: true, ignore: ['**/gitignore'] },
       data,
       abortOnFail: true,
       verbose: false,

@@ -2,7 +2,8 @@
 // compiled generators that npm publishes load on plain Node.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { productSpec } from '../../scripts/generate.js';
@@ -45,6 +46,20 @@ describe('slicekit new', () => {
     expect(manifest.name).to.equal('orders-api');
     expect(manifest.dependencies).to.have.property('mysql2');
     expect(existsSync(join(scratch.path, 'orders-api/node_modules'))).to.equal(true);
+  });
+
+  it('writes .gitignore and no stray gitignore when run from outside the checkout', () => {
+    // The usual `npx slicekit new` case: the working folder is not slicekit's.
+    const outside = mkdtempSync(join(tmpdir(), 'slicekit-outside-'));
+    try {
+      const target = join(outside, 'shop');
+      const result = slicekit(tmpdir(), 'new', target, '--no-install', '--yes');
+      expect(result.status, result.stderr).to.equal(0);
+      expect(existsSync(join(target, '.gitignore'))).to.equal(true);
+      expect(existsSync(join(target, 'gitignore'))).to.equal(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('prints its usage with --help', () => {
