@@ -1,9 +1,11 @@
 // The newcomer's path, end to end, on SQLite, PostgreSQL and MySQL: a new app, an entity from plop
 // bypass arguments and the Product entity from a spec file, migrate, seed, the app's own tests,
 // tsc, lint, then the compiled server answering the spec's Product scenarios over HTTP.
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { productSpec } from '../../scripts/generate.js';
 import { allDialects, useDatabase } from '../support/services.js';
 import { freePort, run, serve, type Served } from './support/processes.js';
@@ -17,6 +19,31 @@ import {
 } from './support/workspace.js';
 
 const node = process.execPath;
+const currencySpec = fileURLToPath(new URL('./support/currency.yaml', import.meta.url));
+
+// Every route the three entities of this path get, as OpenAPI lists them.
+const generatedRoutes = [
+  'get /v1/currencies',
+  'post /v1/currencies',
+  'get /v1/currencies/{id}',
+  'put /v1/currencies/{id}',
+  'delete /v1/currencies/{id}',
+  'patch /v1/currencies/{id}/retire',
+  'get /v1/customers',
+  'post /v1/customers',
+  'get /v1/customers/{id}',
+  'put /v1/customers/{id}',
+  'delete /v1/customers/{id}',
+  'get /v1/products',
+  'post /v1/products',
+  'get /v1/products/{id}',
+  'put /v1/products/{id}',
+  'delete /v1/products/{id}',
+  'post /v1/products/{id}/approval',
+  'put /v1/products/{id}/discontinue',
+];
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const bin = (path: string) => join(repoRoot, 'node_modules', path);
 
 for (const dialect of allDialects) {
@@ -65,11 +92,32 @@ for (const dialect of allDialects) {
       expect(readdirSync(join(app, 'src/slices'))).to.include('products');
     });
 
+    it('adds an entity with reference data and idempotent writes from a spec file', async () => {
+      await run(node, [bin('plop/bin/plop.js'), 'entity', '--', '--spec', currencySpec], {
+        cwd: app,
+        env: plainEnv(),
+      });
+      expect(readdirSync(join(app, 'src/slices/currencies'))).to.include(
+        'currency.reference-data.ts',
+      );
+    });
+
     it('migrates and seeds the database', async () => {
       await run('npm', ['run', 'migrate'], { cwd: app, env: env() });
       await run('npm', ['run', 'seed'], { cwd: app, env: env() });
       const [{ count }] = (await db.knex('products').count({ count: '*' })) as [{ count: unknown }];
       expect(Number(count)).to.be.greaterThan(0);
+    });
+
+    it('applies reference data with the migrations, and adds none when migrating again', async () => {
+      const codes = async () =>
+        (await db.knex('currencies').orderBy('code').pluck('code')) as string[];
+      expect(await codes()).to.deep.equal(['EUR', 'JPY', 'USD']);
+      await db.knex('currencies').where({ code: 'EUR' }).update({ name: 'Euro (edited)' });
+      await run('npm', ['run', 'migrate'], { cwd: app, env: env() });
+      expect(await codes()).to.deep.equal(['EUR', 'JPY', 'USD']);
+      const euro = await db.knex('currencies').where({ code: 'EUR' }).first();
+      expect(euro.name).to.equal('Euro (edited)');
     });
 
     it("passes the app's own generated tests", async () => {
@@ -110,6 +158,61 @@ for (const dialect of allDialects) {
       const res = await fetch(`${server.url}/v1/nothing-here`);
       expect(res.status).to.equal(404);
       expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
+    });
+
+    it('serves /openapi.json, valid OpenAPI 3.1 listing every generated route, and /docs', async () => {
+      const document = (await (await fetch(`${server!.url}/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, { parameters?: { $ref?: string }[] }>>;
+      };
+      const result = await new Validator().validate(structuredClone(document));
+      expect(result.errors ?? []).to.deep.equal([]);
+      const routes = Object.entries(document.paths).flatMap(([path, methods]) =>
+        Object.keys(methods)
+          .filter((key) => key !== 'parameters')
+          .map((method) => `${method} ${path}`),
+      );
+      expect(routes.sort()).to.deep.equal([...generatedRoutes].sort());
+      const guarded = (method: string, path: string) =>
+        (document.paths[path]?.[method]?.parameters ?? []).some((p) =>
+          p.$ref?.endsWith('IdempotencyKey'),
+        );
+      expect(guarded('post', '/v1/currencies')).to.equal(true);
+      expect(guarded('post', '/v1/products')).to.equal(false);
+      const docs = await fetch(`${server!.url}/docs`);
+      expect(docs.status).to.equal(200);
+      expect(await docs.text()).to.contain('swagger-ui');
+    });
+
+    it('delivers events after commit, and on the next start those a crash left pending', async () => {
+      const created = await fetch(`${server!.url}/v1/products`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Event lamp', price: 12.5 }),
+      });
+      expect(created.status).to.equal(201);
+      const { id } = (await created.json()) as { id: string };
+      const event = () =>
+        db.knex('slicekit_outbox').where({ name: 'ProductCreated', entity_id: id }).first();
+      const settled = async () => {
+        for (let i = 0; i < 100 && (await event())?.status !== 'dispatched'; i++) await sleep(100);
+        return event();
+      };
+      expect(await settled()).to.include({ status: 'dispatched', entity: 'Product' });
+      // A crash between commit and dispatch leaves the row pending: the next start delivers it.
+      await server!.stop();
+      await db
+        .knex('slicekit_outbox')
+        .where({ name: 'ProductCreated', entity_id: id })
+        .update({ status: 'pending', claim_token: null, available_at: 0, dispatched_at: null });
+      const port = await freePort();
+      server = await serve(node, ['--import', 'tsx', 'src/server.ts'], {
+        cwd: app,
+        env: { ...env(), PORT: String(port) },
+        port,
+        probePath: '/v1/products',
+      });
+      expect(await settled()).to.include({ status: 'dispatched' });
+      expect(Number((await event())?.attempts)).to.equal(2);
     });
 
     if (dialect === 'sqlite') {
