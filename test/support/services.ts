@@ -146,6 +146,8 @@ function knexFor(dialect: Dialect, url: string): Knex {
           uri: url,
           supportBigNumbers: true,
           charset: 'utf8mb4',
+          // As a generated app's knexfile: DATE columns as their 'YYYY-MM-DD' text.
+          dateStrings: ['DATE'] as unknown as boolean,
         } as Knex.MySql2ConnectionConfig,
         pool: { min: 0, max: 10 },
       });

@@ -2,6 +2,7 @@
 // helpers can turn a row into an entity and back the same way on PostgreSQL, MySQL and SQLite.
 import type { EventDeclaration } from '../events/declared.js';
 import { snakeCase } from '../list-query/names.js';
+import { calendarDay } from '../list-query/to-dto.js';
 import { EntityTableDefinitionError } from './errors.js';
 
 /** The field types of an entity spec; each says how a value is written and read back. */
@@ -93,8 +94,6 @@ export const AUDIT_FIELDS: Readonly<Record<string, FieldKind>> = {
   updatedOn: 'date-time',
 };
 
-const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
-
 function toDate(value: unknown): Date | unknown {
   if (value instanceof Date) return value;
   if (typeof value === 'number' || typeof value === 'bigint') return new Date(Number(value));
@@ -106,11 +105,9 @@ function toDate(value: unknown): Date | unknown {
   return value;
 }
 
-/** Drivers hand DATE columns back as a Date at local midnight; read it back in local time. */
+/** A DATE column's value as `YYYY-MM-DD`, whatever the process time zone (see calendarDay). */
 function toDay(value: unknown): unknown {
-  if (value instanceof Date) {
-    return `${pad(value.getFullYear(), 4)}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
-  }
+  if (value instanceof Date) return calendarDay(value);
   return typeof value === 'string' ? value.slice(0, 10) : value;
 }
 

@@ -11,11 +11,28 @@ export const collectionKey = (property: string): string => `${property}__items`;
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
-/** Drivers hand DATE columns back as a Date at local midnight; read it back in local time. */
+/**
+ * The calendar day a driver meant by the Date it built for a DATE column. node-postgres (and
+ * mysql2 with its default `timezone: 'local'`) build local midnight; mysql2 with `timezone: 'Z'`
+ * builds UTC midnight, which is the previous day's afternoon west of UTC. Local midnight reads in
+ * local time, UTC midnight in UTC, so the day is the stored one whatever the process time zone.
+ */
+export function calendarDay(value: Date): string {
+  const localMidnight =
+    value.getHours() === 0 &&
+    value.getMinutes() === 0 &&
+    value.getSeconds() === 0 &&
+    value.getMilliseconds() === 0;
+  const utc = !localMidnight && value.getTime() % 86_400_000 === 0;
+  const year = utc ? value.getUTCFullYear() : value.getFullYear();
+  const month = utc ? value.getUTCMonth() : value.getMonth();
+  const day = utc ? value.getUTCDate() : value.getDate();
+  return `${pad(year, 4)}-${pad(month + 1)}-${pad(day)}`;
+}
+
+/** A DATE column's value as `YYYY-MM-DD`: a driver's Date, SQLite's epoch ms or text. */
 function dateOnly(value: unknown): unknown {
-  if (value instanceof Date) {
-    return `${pad(value.getFullYear(), 4)}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
-  }
+  if (value instanceof Date) return calendarDay(value);
   if (typeof value === 'number') return new Date(value).toISOString().slice(0, 10);
   if (typeof value === 'string') return value.slice(0, 10);
   return value;

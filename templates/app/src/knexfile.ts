@@ -42,6 +42,10 @@ export function knexConfig(url: string): Knex.Config {
           charset: 'utf8mb4',
           // Date-times are UTC on the wire, whatever the time zone of the server or this machine.
           timezone: 'Z',
+          // DATE columns as their 'YYYY-MM-DD' text: a Date at midnight would be another day
+          // wherever the process runs west or east of that midnight. (mysql2 takes a list of
+          // types; Knex's typings know only the boolean form.)
+          dateStrings: ['DATE'] as unknown as boolean,
         } as Knex.MySql2ConnectionConfig,
         pool: { min: 0, max: 10 },
         migrations,
