@@ -9,8 +9,22 @@ export const PRETTIER_DEFAULTS: prettier.Options = {
   trailingComma: 'all',
 };
 
+/**
+ * Prettier is not idempotent on every input (a long `api().post(...).send({...})` chain breaks
+ * differently on a second pass), and `prettier --check` compares against one more pass: format
+ * until the text stops changing.
+ */
+const MAX_PASSES = 4;
+
 /** `text` formatted as the file at `file` (an absolute path: it picks the parser and config). */
 export async function formatFile(text: string, file: string): Promise<string> {
   const config = (await prettier.resolveConfig(file)) ?? {};
-  return prettier.format(text, { ...PRETTIER_DEFAULTS, ...config, filepath: file });
+  const options = { ...PRETTIER_DEFAULTS, ...config, filepath: file };
+  let current = await prettier.format(text, options);
+  for (let pass = 1; pass < MAX_PASSES; pass++) {
+    const next = await prettier.format(current, options);
+    if (next === current) break;
+    current = next;
+  }
+  return current;
 }

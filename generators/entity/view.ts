@@ -370,6 +370,8 @@ export function entityView(
       (_, i) =>
         `{ ${model.fields.map((f) => `${f.column}: ${seedValue(f, i, seed, unique.has(f))}`).join(', ')} },`,
     ),
+    // The audit time stamps are the only seed values that read `now`.
+    seedUsesNow: model.fields.some((f) => f.role === 'audit' && f.type === 'date-time'),
     // test
     createBody: literal(createBody),
     createExpected: literal(createExpected),

@@ -15,6 +15,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodePlop from 'node-plop';
+import prettier from 'prettier';
+import { PRETTIER_DEFAULTS } from '../../generators/entity/format.js';
 import { registerEntityGenerator } from '../../generators/entity.js';
 import { EntitySpecError } from '../../generators/spec/errors.js';
 
@@ -200,6 +202,37 @@ describe('entity generator', () => {
       'create[0].minLength: is above maxLength',
       'create[1].minimum: does not apply to a enum',
     ]);
+  });
+
+  it('writes Prettier-stable files and a seed without an unused now for a non-audited entity with many create parameters', async () => {
+    const result = await generate(dir, {
+      name: 'Supplier',
+      fields: [
+        'companyName:string(150)!',
+        'contactName:string(120)!',
+        'contactEmail:string(200)!',
+        'phoneNumber:string(40)!',
+        'streetAddress:string(200)!',
+        'postalCode:string(20)!',
+        'city:string(100)!',
+        'countryCode:string(2)!',
+        'creditLimit:decimal!:minimum=0',
+        'paymentTermDays:integer!:minimum=0',
+        'isPreferred:boolean!',
+        'onboardedOn:date!',
+      ].join(', '),
+      audited: false,
+    });
+    expect(result.failures).to.deep.equal([]);
+    const files = filesUnder(dir).filter((f) => f.endsWith('.ts'));
+    expect(files).to.include('test/suppliers.test.ts');
+    for (const file of files) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      const options = { ...PRETTIER_DEFAULTS, filepath: join(dir, file) };
+      expect(await prettier.check(text, options), `${file} is Prettier-stable`).to.equal(true);
+    }
+    const seed = readFileSync(join(dir, 'seeds/suppliers.ts'), 'utf8');
+    expect(seed).not.to.match(/\bnow\b/);
   });
 
   it('names the path and the fix of every mistake in a spec file, and writes nothing', async () => {
