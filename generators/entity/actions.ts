@@ -98,9 +98,15 @@ export interface EntityActionOptions {
 /** The `add` actions writing one slice. */
 export function entityActions(options: EntityActionOptions): ActionType[] {
   const { model, appDir, force } = options;
+  const existing = existingMigration(appDir, model.table);
   const migrationName =
-    existingMigration(appDir, model.table) ??
-    `${migrationStamp(options.now ?? new Date())}_create_${model.table}`;
+    existing ?? `${migrationStamp(options.now ?? new Date())}_create_${model.table}`;
+  // A create migration may have run already: rewriting it (even with --force) would leave the
+  // databases it ran on with another schema than the file says. A change gets a new migration.
+  const keptMigration = existing
+    ? `[SKIPPED] migrations/${existing}.ts (kept, even with --force: it may have run already; ` +
+      `a schema change needs a new migration in migrations/)`
+    : undefined;
   const data = entityView(model, { migrationName, specText: options.specText });
   // Files a slice has only when its spec asks for them.
   const wanted = (path: string) =>
@@ -115,6 +121,7 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
       data,
       force,
       skipIfExists: !force,
+      ...(keptMigration && path.startsWith('migrations/') ? { skip: () => keptMigration } : {}),
       transform: (text: string, answers: Record<string, unknown>) => {
         const rendered = path.replace(/\{\{([A-Za-z.]+)\}\}/g, (_, key: string) =>
           String(

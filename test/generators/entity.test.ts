@@ -122,6 +122,31 @@ describe('entity generator', () => {
     expect(filesUnder(dir)).to.deep.equal(productFiles);
   });
 
+  it('never rewrites an existing create migration, even with force, and says why', async () => {
+    await generate(dir, { specFile: productSpec });
+    const migration = join(dir, productFiles[0]!);
+    writeFileSync(migration, '// applied already, edited by hand\n');
+    const forced = await generate(dir, {
+      specFile: productSpec,
+      now: '2025-01-01T00:00:00Z',
+      force: true,
+    });
+    expect(forced.failures).to.deep.equal([]);
+    expect(readFileSync(migration, 'utf8')).to.equal('// applied already, edited by hand\n');
+    expect(filesUnder(join(dir, 'migrations'))).to.deep.equal([
+      '20240501093000_create_products.ts',
+    ]);
+    const kept = forced.changes.find((c) => c.path.includes('_create_products'));
+    expect(kept?.path).to.equal(
+      '[SKIPPED] migrations/20240501093000_create_products.ts (kept, even with --force: it may ' +
+        'have run already; a schema change needs a new migration in migrations/)',
+    );
+    // The other files are rewritten.
+    expect(readFileSync(join(dir, 'src/slices/products/product.entity.ts'), 'utf8')).to.match(
+      /^\/\/ Product: the domain entity/,
+    );
+  });
+
   it('expresses the same Product from bypass arguments', async () => {
     const result = await generate(dir, {
       name: 'Product',
