@@ -71,6 +71,15 @@ function resolveDto(spec: EntitySpec, stored: FieldModel[], problems: SpecProble
   }
   check(include, 'include');
   check(exclude, 'exclude');
+  (include ?? []).forEach((name, i) => {
+    if (byName.get(name)?.role === 'owner') {
+      problems.push({
+        path: `dto.include[${i}]`,
+        message: 'ownedBy is never in the DTO: a caller only ever sees their own rows',
+        fix: 'remove it',
+      });
+    }
+  });
   if (exclude?.includes('id')) {
     problems.push({
       path: 'dto.exclude',
@@ -78,8 +87,10 @@ function resolveDto(spec: EntitySpec, stored: FieldModel[], problems: SpecProble
       fix: 'remove id; routes and the list order need it',
     });
   }
-  if (include) return stored.filter((f) => f.role === 'id' || include.includes(f.name.camel));
-  return stored.filter((f) => !exclude?.includes(f.name.camel) || f.role === 'id');
+  // The owner never leaves the server, so it can be neither read nor filtered, searched or sorted.
+  const shown = stored.filter((f) => f.role !== 'owner');
+  if (include) return shown.filter((f) => f.role === 'id' || include.includes(f.name.camel));
+  return shown.filter((f) => !exclude?.includes(f.name.camel) || f.role === 'id');
 }
 
 function resolveEvents(
