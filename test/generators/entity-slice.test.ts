@@ -76,8 +76,13 @@ describeEachDatabase('the generated Product slice', (db) => {
     expect(bad.status).to.equal(400);
     const fields = new Set(bad.body.errors.map((e: { field: string }) => e.field));
     expect([...fields]).to.have.members(['name', 'price']);
-    expect((await request(app).get(`/v1/products/${unknownId}`)).status).to.equal(404);
-    expect((await request(app).get('/v1/products/not-a-uuid')).status).to.equal(400);
+    expect(bad.body.instance).to.equal('/v1/products');
+    const unknown = await request(app).get(`/v1/products/${unknownId}`);
+    expect(unknown.status).to.equal(404);
+    expect(unknown.body).to.include({ status: 404, instance: `/v1/products/${unknownId}` });
+    const malformed = await request(app).get('/v1/products/not-a-uuid');
+    expect(malformed.status).to.equal(400);
+    expect(malformed.body).to.include({ status: 400, instance: '/v1/products/not-a-uuid' });
   });
 
   it('records the approver as updater, and stamps the caller otherwise', async () => {

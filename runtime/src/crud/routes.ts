@@ -51,13 +51,14 @@ export function callerRows(
 
 /**
  * Wraps an async route: a `ProblemError` it throws (unknown id, invalid id) is answered as
- * problem+json here, anything else goes to the app's error handler.
+ * problem+json here, with the request's URL as `instance` like the app's error handler; anything
+ * else goes to that handler.
  */
 export function crudRoute(route: (req: Request, res: Response) => Promise<void>): RequestHandler {
   return function runCrudRoute(req: Request, res: Response, next: NextFunction) {
     route(req, res).catch((error: unknown) => {
       if (error instanceof ProblemError && !res.headersSent) {
-        sendProblem(res, error.toProblem());
+        sendProblem(res, error.toProblem(req.originalUrl));
         return;
       }
       next(error);

@@ -128,6 +128,6 @@ export function validateBody(schema: object, options: ValidateBodyOptions = {}):
       next();
       return;
     }
-    sendProblem(res, invalidRequest(fieldErrors(validate.errors ?? [])).toProblem());
+    sendProblem(res, invalidRequest(fieldErrors(validate.errors ?? [])).toProblem(req.originalUrl));
   };
 }

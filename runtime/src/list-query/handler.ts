@@ -54,7 +54,7 @@ export function listHandler<Dto>(
       res.status(200).json(page);
     } catch (error) {
       if (error instanceof ProblemError) {
-        sendProblem(res, error.toProblem());
+        sendProblem(res, error.toProblem(req.originalUrl));
         return;
       }
       options.logger?.error({ err: error }, 'list query failed');
@@ -62,6 +62,7 @@ export function listHandler<Dto>(
         title: 'Internal Server Error',
         status: 500,
         detail: 'the list could not be read',
+        instance: req.originalUrl,
       });
     }
   };

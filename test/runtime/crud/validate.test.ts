@@ -35,7 +35,11 @@ describe('request validation', () => {
       .send({ name: 'Too long', price: 0, when: 'yesterday' });
     expect(res.status).to.equal(400);
     expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
-    expect(res.body).to.include({ status: 400, code: 'crud.invalid_request' });
+    expect(res.body).to.include({
+      status: 400,
+      code: 'crud.invalid_request',
+      instance: '/things',
+    });
     const fields = (res.body.errors as { field: string; keyword: string }[]).map(
       (e) => `${e.field}:${e.keyword}`,
     );

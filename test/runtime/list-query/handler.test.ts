@@ -71,6 +71,7 @@ describe('list handler', () => {
     const res = await request(app).get('/items?filter=price:Equal:cheap').expect(400);
     expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
     expect(res.body).to.include({ status: 400, parameter: 'filter', field: 'price' });
+    expect(res.body.instance).to.equal('/items?filter=price:Equal:cheap');
     expect(res.body.detail).to.match(/price/);
   });
 
@@ -97,6 +98,7 @@ describe('list handler', () => {
     const res = await request(app).get('/broken').expect(500);
     expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
     expect(JSON.stringify(res.body)).not.to.match(/missing_table|SQLITE/);
+    expect(res.body.instance).to.equal('/broken');
     expect(logged).to.have.length(1);
   });
 
