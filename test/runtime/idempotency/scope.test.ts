@@ -49,6 +49,22 @@ describe('idempotency guard: caller scope', () => {
     expect(runs.of('orders')).to.equal(2);
   });
 
+  it('scopes by a numeric user id (as Passport apps often set it) like a string one', async () => {
+    const { app, runs } = await guardedApp((a, r) => {
+      a.use((req, _res, next) => {
+        const id = req.get('x-user');
+        // A JavaScript app (or a Passport deserializer) may put a number here.
+        if (id) req.user = { id: Number(id) } as unknown as Express.User;
+        next();
+      });
+      a.post('/orders', requiredIdempotentKey(), counting(r, 'orders'));
+    });
+    await post(app, { 'X-User': '1' }).expect(201);
+    await post(app, { 'X-User': '2' }).expect(201);
+    await post(app, { 'X-User': '1' }).expect(409);
+    expect(runs.of('orders')).to.equal(2);
+  });
+
   it('prefers the user over the Authorization digest', async () => {
     const { app } = await scopedApp((o) => (o.scopeHmacSecret = SECRET));
     await post(app, { 'X-User': 'alice', Authorization: 'Bearer one' }).expect(201);
