@@ -4,6 +4,7 @@
 //   npx plop entity                                   (prompts)
 //   npx plop entity -- --spec product.yaml [--force]  (a spec file)
 //   npx plop entity -- --name Customer --fields "email:string!,displayName:string"
+//        [--plural Customers] [--table crm_customers] [--resource clients] [--validate false]
 //   node-plop: getGenerator('entity').runActions({ specFile, force })
 import { isAbsolute, resolve } from 'node:path';
 import type { NodePlopAPI } from 'plop';
@@ -11,6 +12,7 @@ import type { PromptQuestion } from 'node-plop';
 import YAML from 'yaml';
 import { entityActions } from './entity/actions.js';
 import { registerHelpers } from './helpers.js';
+import { kebabCase, pascalCase, pluralize, snakeCase } from './names.js';
 import { specFromAnswers, type CompactAnswers } from './spec/compact.js';
 import { EntitySpecError } from './spec/errors.js';
 import { loadSpecFile } from './spec/load.js';
@@ -38,7 +40,13 @@ const COMPACT_KEYS = [
   'dto',
   'events',
   'idempotent',
+  'plural',
+  'table',
+  'resource',
 ] as const;
+
+/** Answers named like a value of the templates' view. */
+const VIEW_NAMED_KEYS = ['plural', 'table', 'resource', 'validate'] as const;
 
 /** The resolved model and the spec text to save, from whichever way the answers came. */
 export function modelFromAnswers(answers: EntityAnswers): { model: EntityModel; specText: string } {
@@ -87,15 +95,17 @@ function prompts(): PromptQuestion[] {
 function interactivePrompts(): PromptQuestion[] {
   const input = (
     name: string,
-    message: string,
+    message: string | ((answers: EntityAnswers) => string),
     extra: Partial<PromptQuestion> = {},
-  ): PromptQuestion => ({ type: 'input', name, message, ...extra });
+  ): PromptQuestion => ({ type: 'input', name, message, ...extra }) as PromptQuestion;
+  const pluralOf = (answers: EntityAnswers): string =>
+    answers.plural?.trim() || pluralize(pascalCase(answers.name ?? '')) || 'the plural';
   return [
     input('spec', 'Spec file (YAML or JSON); leave empty to describe the entity here:', {
       // A spec file answers everything else: mark the other questions answered so they are skipped.
       filter: (value: string, answers: Record<string, unknown>) => {
         if (value.trim())
-          for (const key of [...COMPACT_KEYS, 'audited', 'owned']) answers[key] ??= '';
+          for (const key of [...COMPACT_KEYS, 'audited', 'owned', 'validate']) answers[key] ??= '';
         return value.trim();
       },
     }),
@@ -139,6 +149,23 @@ function interactivePrompts(): PromptQuestion[] {
       default: false,
       when: false,
     },
+    // After force, so the positional order of the questions above stays as it was.
+    input('plural', (answers: EntityAnswers) => `Plural (empty: ${pluralOf(answers)}):`),
+    input(
+      'table',
+      (answers: EntityAnswers) => `Table name (empty: ${snakeCase(pluralOf(answers))}):`,
+    ),
+    input(
+      'resource',
+      (answers: EntityAnswers) =>
+        `URL segment, /v1/<resource> (empty: ${kebabCase(pluralOf(answers))}):`,
+    ),
+    {
+      type: 'confirm',
+      name: 'validate',
+      message: 'Validate request bodies (400 listing each field error)?',
+      default: true,
+    },
   ];
 }
 
@@ -158,6 +185,10 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
     actions: (data) => {
       const answers = (data ?? {}) as EntityAnswers;
       const { model, specText } = modelFromAnswers(answers);
+      // node-plop renders templates with the answers over each action's data, and these answers
+      // share their names with what the templates read (the resolved plural, table, resource and
+      // validate): the model holds them now, so they go.
+      for (const key of VIEW_NAMED_KEYS) delete (answers as Record<string, unknown>)[key];
       const now = answers.now === undefined ? undefined : new Date(answers.now);
       return entityActions({
         model,

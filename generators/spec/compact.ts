@@ -23,6 +23,14 @@ export interface CompactAnswers {
   owned?: boolean | string;
   events?: string;
   idempotent?: string;
+  /** PascalCase plural; empty: the English plural of the name. */
+  plural?: string;
+  /** Table name; empty: the snake_case plural. */
+  table?: string;
+  /** URL segment of the routes (`/v1/<resource>`); empty: the kebab-case plural. */
+  resource?: string;
+  /** Request validation with ajv; false opts the slice out. @default true */
+  validate?: boolean | string;
 }
 
 /** Splits on `separator` outside (), [] and {}. */
@@ -242,10 +250,17 @@ export function specFromAnswers(answers: CompactAnswers, source = 'the answers')
   const idempotent = splitTop(answers.idempotent ?? '');
   if (problems.length > 0) throw new EntitySpecError(source, problems);
   const create = answers.create?.trim() ? splitTop(answers.create) : undefined;
+  const named = (['plural', 'table', 'resource'] as const).flatMap((key) => {
+    const value = answers[key]?.trim();
+    return value ? [[key, value] as const] : [];
+  });
   return {
     entity: (answers.name ?? '').trim(),
+    // Checked with the rest of the spec, like the same keys of a spec file.
+    ...Object.fromEntries(named),
     audited: yes(answers.audited, true),
     owned: yes(answers.owned, false),
+    ...(yes(answers.validate, true) ? {} : { validate: false }),
     fields,
     ...(create ? { create: create.map((n) => parseTyped(n, '--create', problems).name) } : {}),
     ...(updates.length ? { updates } : {}),

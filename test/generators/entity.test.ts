@@ -260,6 +260,68 @@ describe('entity generator', () => {
     expect(seed).not.to.match(/\bnow\b/);
   });
 
+  it('takes plural, table, resource and validate from bypass arguments', async () => {
+    const result = await generate(dir, {
+      name: 'Person',
+      fields: 'fullName:string!',
+      plural: 'People',
+      table: 'crm_people',
+      resource: 'contacts',
+      validate: 'false',
+      audited: false,
+    });
+    expect(result.failures).to.deep.equal([]);
+    const slice = join(dir, 'src/slices/people');
+    expect(filesUnder(slice)).to.include('person.routes.ts');
+    expect(readFileSync(join(dir, 'seeds/people.ts'), 'utf8')).to.match(/^\/\/ Sample people /);
+    expect(readFileSync(join(slice, 'person.table.ts'), 'utf8')).to.contain("table: 'crm_people'");
+    const routes = readFileSync(join(slice, 'person.routes.ts'), 'utf8');
+    expect(routes).to.contain("'/contacts/:id'");
+    expect(routes).to.contain('const VALIDATE_REQUESTS = false;');
+    expect(filesUnder(join(dir, 'migrations'))[0]).to.match(/^\d{14}_create_crm_people\.ts$/);
+    const saved = readFileSync(join(slice, 'person.entity.yaml'), 'utf8');
+    expect(saved).to.contain('plural: People\ntable: crm_people\nresource: contacts\n');
+    expect(saved).to.contain('validate: false\n');
+  });
+
+  it('leaves plural, table, resource and validate to their defaults when not given, and checks them', async () => {
+    const result = await generate(dir, {
+      name: 'Person',
+      fields: 'fullName:string!',
+      validate: '',
+    });
+    expect(result.failures).to.deep.equal([]);
+    const saved = readFileSync(join(dir, 'src/slices/people/person.entity.yaml'), 'utf8');
+    expect(saved).not.to.match(/^(plural|table|resource|validate):/m);
+    expect(readFileSync(join(dir, 'src/slices/people/person.routes.ts'), 'utf8')).to.contain(
+      'const VALIDATE_REQUESTS = true;',
+    );
+    const error = await failure(
+      generate(join(dir, 'bad'), {
+        name: 'Person',
+        fields: 'fullName:string!',
+        table: 'Crm-People',
+        resource: 'my contacts',
+      }),
+    );
+    expect(error.problems.map((p) => p.path)).to.deep.equal(['table', 'resource']);
+    const mixed = await failure(generate(dir, { spec: productSpec, table: 'goods' }));
+    expect(mixed.problems[0]!.path).to.equal('--table');
+  });
+
+  it('asks for plural, table, resource and validate after the other questions', async () => {
+    const plop = await nodePlop(undefined, { destBasePath: dir, force: false });
+    registerEntityGenerator(plop);
+    const prompts = plop.getGenerator('entity').prompts as { name: string }[];
+    expect(prompts.map((p) => p.name).slice(-5)).to.deep.equal([
+      'force',
+      'plural',
+      'table',
+      'resource',
+      'validate',
+    ]);
+  });
+
   it('names the path and the fix of every mistake in a spec file, and writes nothing', async () => {
     const spec = join(dir, 'bad.yaml');
     writeFileSync(
