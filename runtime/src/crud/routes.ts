@@ -57,13 +57,30 @@ export function callerRows(
 export function crudRoute(route: (req: Request, res: Response) => Promise<void>): RequestHandler {
   return function runCrudRoute(req: Request, res: Response, next: NextFunction) {
     route(req, res).catch((error: unknown) => {
-      if (error instanceof ProblemError && !res.headersSent) {
-        sendProblem(res, error.toProblem(req.originalUrl));
+      const problem = problemOf(error);
+      if (problem && !res.headersSent) {
+        sendProblem(res, problem.toProblem(req.originalUrl));
         return;
       }
       next(error);
     });
   };
+}
+
+/**
+ * The problem a failure answers with: its own, or 409 for a sequence that reached its maximum
+ * (the create cannot succeed until the sequence is raised; retrying does not help).
+ */
+function problemOf(error: unknown): ProblemError | undefined {
+  if (error instanceof ProblemError) return error;
+  // Matched by code, so a sequences module loaded apart from this one is recognised too.
+  const { code, message, sequence } = (error ?? {}) as {
+    code?: unknown;
+    message?: unknown;
+    sequence?: unknown;
+  };
+  if (code !== 'sequence_exhausted') return undefined;
+  return new ProblemError(409, String(message), { code: 'sequence_exhausted', sequence });
 }
 
 const operationKinds: Record<CrudOp, string> = {
