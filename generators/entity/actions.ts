@@ -111,7 +111,8 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
   // Files a slice has only when its spec asks for them.
   const wanted = (path: string) =>
     (data.hasEvents || !path.endsWith('.events.ts')) &&
-    (data.hasReferenceData || !path.endsWith('.reference-data.ts'));
+    (data.hasReferenceData || !path.endsWith('.reference-data.ts')) &&
+    (data.hasSequences || !path.endsWith('.sequences.ts'));
   return templateFiles()
     .filter(({ path }) => wanted(path))
     .map(({ template, path }): ActionType => ({

@@ -21,6 +21,8 @@ function entityValue(field: Pick<FieldModel, 'type'>, value: unknown): string {
 
 function initialValue(field: FieldModel): string {
   if (field.role === 'id') return 'randomUUID()';
+  // Numbered by the Create handler from its sequence, right after construction.
+  if (field.sequence) return field.type === 'integer' ? '0' : "''";
   if (field.type === 'date-time' && field.role === 'audit') return 'new Date()';
   if (field.hasDefault) return entityValue(field, field.default);
   return 'null';
@@ -173,6 +175,29 @@ function eventTypes(model: EntityModel): { name: string; doc: string; lines: str
   });
 }
 
+/** The constant a slice's `<entity>.sequences.ts` exports for a numbered field. */
+function sequenceConst(model: EntityModel, f: FieldModel): string {
+  return `${model.name.camel}${f.name.pascal}Sequence`;
+}
+
+/** The expression taking a numbered field's next value through `db`. */
+function nextNumberCall(model: EntityModel, f: FieldModel, db: string): string {
+  const next = f.type === 'integer' ? 'nextNumber' : 'nextValue';
+  return `await ${next}(${db}, ${sequenceConst(model, f)})`;
+}
+
+/** The `defineSequence` options of a numbered field, as a literal. */
+function sequenceOptions(f: FieldModel): string {
+  const s = f.sequence!;
+  return literal({
+    name: s.name,
+    valueType: s.valueType,
+    ...(f.type === 'string' ? { format: s.format } : {}),
+    ...(s.start !== undefined ? { start: s.start } : {}),
+    ...(s.max !== undefined ? { max: s.max } : {}),
+  });
+}
+
 function seedValue(f: FieldModel, i: number, seed: string, unique: boolean): string {
   if (f.role === 'id') return quote(stableUuid(`${seed}:row:${i}`));
   if (f.role === 'owner') return quote('');
@@ -258,6 +283,7 @@ export function entityView(
   const keyed = (on: boolean) => (on ? '.set(key())' : '');
   const createdEvent = model.events.find((event) => event.operation === 'Created');
   const reference = model.referenceData;
+  const numbered = model.fields.filter((f) => f.sequence);
 
   return {
     entity: e,
@@ -281,7 +307,9 @@ export function entityView(
         f.description ??
         (f.role === 'owner'
           ? 'The creator, stamped on insert: the row belongs to them.'
-          : undefined),
+          : f.sequence
+            ? `Numbered on create from the ${f.sequence.name} sequence (${e.kebab}.sequences.ts).`
+            : undefined),
       firstAudit: f.name.camel === 'createdBy',
     })),
     constructorParams: model.create.map((p) => `${p.name.camel}: ${paramType(p)}`).join(', '),
@@ -300,6 +328,24 @@ export function entityView(
     actionMethods: actions.map((m) => ({ ...m, guard: guard(guarded.has('Action')) })),
     hasUpdates: updates.length > 0,
     hasActions: actions.length > 0,
+    // sequences
+    hasSequences: numbered.length > 0,
+    sequenceDefinitions: numbered.map((f) => ({
+      constName: sequenceConst(model, f),
+      options: sequenceOptions(f),
+      doc: `Numbers ${f.name.camel} of each new ${e.words}${f.type === 'string' ? ` as ${f.sequence!.format}` : ''}.`,
+    })),
+    sequenceImports: [
+      ...new Set(numbered.map((f) => (f.type === 'integer' ? 'nextNumber' : 'nextValue'))),
+    ].sort(),
+    sequenceConsts: numbered.map((f) => sequenceConst(model, f)),
+    sequenceMigrationList: numbered.map((f) => `defineSequence(${sequenceOptions(f)})`).join(', '),
+    numberLines: numbered.map(
+      (f) => `${e.camel}.${f.name.camel} = ${nextNumberCall(model, f, 'this.#knex')};`,
+    ),
+    numberedColumn: numbered[0]?.column,
+    // Fifty creates with one body: not for a table whose reference key must be unique.
+    testSequence: numbered.length > 0 && !reference,
     // idempotency
     isIdempotent: guarded.size > 0,
     createGuard: guard(guarded.has('Create')),
@@ -368,7 +414,14 @@ export function entityView(
     seedRows: Array.from(
       { length: SEED_ROWS },
       (_, i) =>
-        `{ ${model.fields.map((f) => `${f.column}: ${seedValue(f, i, seed, unique.has(f))}`).join(', ')} },`,
+        `{ ${model.fields
+          .map((f) => {
+            const value = f.sequence
+              ? nextNumberCall(model, f, 'knex')
+              : seedValue(f, i, seed, unique.has(f));
+            return `${f.column}: ${value}`;
+          })
+          .join(', ')} },`,
     ),
     // The audit time stamps are the only seed values that read `now`.
     seedUsesNow: model.fields.some((f) => f.role === 'audit' && f.type === 'date-time'),

@@ -18,8 +18,76 @@ import type {
   EntitySpec,
   EventModel,
   FieldModel,
+  FieldSpec,
   ReferenceDataSpec,
 } from './types.js';
+
+const SEQUENCE_LIMITS = { int: 2_147_483_647, bigint: Number.MAX_SAFE_INTEGER } as const;
+
+/** Checks a field's `sequence` and resolves its defaults (the name once the table is known). */
+function resolveSequence(
+  path: string,
+  field: FieldSpec,
+  problems: SpecProblem[],
+): FieldModel['sequence'] {
+  const sequence = field.sequence;
+  if (!sequence) return undefined;
+  const at = `${path}.sequence`;
+  if (field.type !== 'string' && field.type !== 'integer') {
+    problems.push({
+      path: at,
+      message: `a ${field.type} field cannot be numbered by a sequence`,
+      fix: 'use it on a string field (formatted) or an integer field',
+    });
+    return undefined;
+  }
+  if (field.default !== undefined) {
+    problems.push({
+      path: `${path}.default`,
+      message: 'a field numbered by a sequence takes no default',
+      fix: 'remove the default',
+    });
+  }
+  if (sequence.format !== undefined) {
+    const numbers = sequence.format.replace(/\{\{|\}\}/g, '').match(/\{1(:0+)?\}/g) ?? [];
+    if (field.type === 'integer') {
+      problems.push({
+        path: `${at}.format`,
+        message: 'an integer field holds the plain number',
+        fix: 'remove format, or make the field a string',
+      });
+    } else if (numbers.length !== 1) {
+      problems.push({
+        path: `${at}.format`,
+        message: `"${sequence.format}" must show the number exactly once`,
+        fix: "write it as {1} or {1:00000}, e.g. 'T{DateTime:yyMMdd}{1:00000}'",
+      });
+    }
+  }
+  const valueType = sequence.valueType ?? (field.type === 'integer' ? 'int' : 'bigint');
+  const limit = SEQUENCE_LIMITS[valueType];
+  if (sequence.max !== undefined && sequence.max > limit) {
+    problems.push({
+      path: `${at}.max`,
+      message: `${sequence.max} does not fit valueType ${valueType}`,
+      fix: `give at most ${limit}${valueType === 'int' ? ', or valueType: bigint' : ''}`,
+    });
+  }
+  if (sequence.max !== undefined && sequence.max < (sequence.start ?? 1)) {
+    problems.push({
+      path: `${at}.max`,
+      message: 'is below start',
+      fix: 'give a max of at least start',
+    });
+  }
+  return {
+    name: sequence.name ?? '',
+    format: sequence.format ?? '{1}',
+    valueType,
+    ...(sequence.start !== undefined ? { start: sequence.start } : {}),
+    ...(sequence.max !== undefined ? { max: sequence.max } : {}),
+  };
+}
 
 function resolveFields(spec: EntitySpec, problems: SpecProblem[]): FieldModel[] {
   const fields: FieldModel[] = [];
@@ -31,7 +99,10 @@ function resolveFields(spec: EntitySpec, problems: SpecProblem[]): FieldModel[] 
       continue;
     }
     problems.push(...constraintProblems(path, field.type, field));
-    const model = fieldModel(name, field);
+    const sequence = resolveSequence(path, field, problems);
+    const model = sequence
+      ? { ...fieldModel(name, field), notNull: true, sequence }
+      : fieldModel(name, field);
     if (model.hasDefault) {
       const why = valueProblem({ ...model, required: false }, field.default);
       if (why)
@@ -179,7 +250,7 @@ function resolveReferenceData(
       const name = field.name.camel;
       const isKey = key.includes(field);
       if (!(name in row)) {
-        if (isKey || (field.required && !field.hasDefault)) {
+        if (isKey || field.sequence || (field.required && !field.hasDefault)) {
           problems.push({
             path: `referenceData.rows[${i}]`,
             message: `has no ${name}`,
@@ -254,10 +325,11 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   const create = resolveParams(
     scope,
     'create',
-    spec.create ?? own.filter((f) => !f.hasDefault).map((f) => f.name.camel),
+    spec.create ?? own.filter((f) => !f.hasDefault && !f.sequence).map((f) => f.name.camel),
     false,
   );
   for (const field of own) {
+    if (field.sequence) continue;
     if (field.required && !field.hasDefault && !create.some((p) => p.field === field)) {
       problems.push({
         path: 'create',
@@ -267,6 +339,31 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     }
   }
   const methods = resolveMethods(scope, spec.updates ?? [], spec.actions ?? []);
+  // A numbered field is set once, on create, from its sequence: nothing else may set it.
+  const numbered = (field: FieldModel | undefined) =>
+    field?.sequence
+      ? {
+          message: `${field.name.camel} is numbered by its sequence on create`,
+          fix: `remove ${field.name.camel}; the Create handler sets it`,
+        }
+      : undefined;
+  create.forEach((p, i) => {
+    const why = numbered(p.field);
+    if (why) problems.push({ path: `create[${i}]`, ...why });
+  });
+  methods.forEach((m) => {
+    const list = m.kind === 'update' ? spec.updates : spec.actions;
+    const i = (list ?? []).findIndex((s) => s.name === m.name.pascal);
+    const base = `${m.kind === 'update' ? 'updates' : 'actions'}[${i}]`;
+    m.params.forEach((p, j) => {
+      const why = numbered(p.field);
+      if (why) problems.push({ path: `${base}.parameters[${j}]`, ...why });
+    });
+    m.effects.forEach((e, j) => {
+      const why = numbered(e.field);
+      if (why) problems.push({ path: `${base}.effects[${j}]`, ...why });
+    });
+  });
   const dto = resolveDto(spec, stored, problems);
   const events = resolveEvents(spec, stored, problems);
   const referenceData = resolveReferenceData(spec.referenceData, owned, own, problems);
@@ -281,10 +378,16 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     }
   });
   if (problems.length > 0) throw new EntitySpecError(source, problems);
+  const table = spec.table ?? snakeCase(plural.pascal);
+  for (const field of own) {
+    if (field.sequence && !field.sequence.name) {
+      field.sequence.name = `${table}_${field.column}`.slice(0, 63);
+    }
+  }
   return {
     name: entity,
     plural,
-    table: spec.table ?? snakeCase(plural.pascal),
+    table,
     resource: spec.resource ?? kebabCase(plural.pascal),
     folder: kebabCase(plural.pascal),
     audited,

@@ -121,6 +121,26 @@ export const entitySpecSchema = {
           ...decimalDigits,
           ...constraints,
           description: { type: 'string' },
+          sequence: {
+            type: 'object',
+            additionalProperties: false,
+            fix: "write { format: 'T{DateTime:yyMMdd}{1:00000}', max: 99999 }",
+            properties: {
+              name: {
+                type: 'string',
+                pattern: '^[a-z_][a-z0-9_]{0,62}$',
+                fix: 'use 1-63 lower-case letters, digits or _, e.g. ticket_numbers',
+              },
+              format: {
+                type: 'string',
+                minLength: 1,
+                fix: "write the number as {1} or {1:00000}, e.g. 'T{DateTime:yyMMdd}{1:00000}'",
+              },
+              start: { type: 'integer', minimum: 1, fix: 'give a whole number of at least 1' },
+              max: { type: 'integer', minimum: 1, fix: 'give a whole number of at least 1' },
+              valueType: { enum: ['int', 'bigint'], fix: 'use int or bigint' },
+            },
+          },
         },
       },
     },

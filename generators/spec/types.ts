@@ -29,6 +29,20 @@ export interface Constraints {
   pattern?: string;
 }
 
+/** A sequence numbering a field on create (`@slicekit/runtime/sequences`). */
+export interface SequenceSpec {
+  /** Database name of the sequence. @default `<table>_<column>` */
+  name?: string;
+  /** How the number is written, for a string field. @default '{1}' */
+  format?: string;
+  /** @default 1 */
+  start?: number;
+  /** The last value; a create past it answers 409. @default the value type's maximum */
+  max?: number;
+  /** @default 'int' for an integer field, 'bigint' for a string field */
+  valueType?: 'int' | 'bigint';
+}
+
 /** A field as written in a spec file. */
 export interface FieldSpec extends Constraints {
   type: FieldType;
@@ -40,6 +54,8 @@ export interface FieldSpec extends Constraints {
   /** Digits after the point of a `decimal`. @default 2 */
   scale?: number;
   description?: string;
+  /** Numbered on create from a sequence (string or integer fields). */
+  sequence?: SequenceSpec;
 }
 
 /** A parameter: a field name, or an object naming a field (with overrides) or typed on its own. */
@@ -141,6 +157,9 @@ export interface FieldModel extends Constraints {
   precision?: number;
   scale?: number;
   description?: string;
+  /** The sequence numbering it on create, every default resolved. */
+  sequence?: Required<Pick<SequenceSpec, 'name' | 'format' | 'valueType'>> &
+    Pick<SequenceSpec, 'start' | 'max'>;
 }
 
 export interface ParamModel extends Constraints {
