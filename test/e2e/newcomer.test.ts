@@ -20,6 +20,7 @@ import {
 
 const node = process.execPath;
 const currencySpec = fileURLToPath(new URL('./support/currency.yaml', import.meta.url));
+const ticketSpec = fileURLToPath(new URL('./support/ticket.yaml', import.meta.url));
 
 // Every route the three entities of this path get, as OpenAPI lists them.
 const generatedRoutes = [
@@ -41,6 +42,11 @@ const generatedRoutes = [
   'delete /v1/products/{id}',
   'post /v1/products/{id}/approval',
   'put /v1/products/{id}/discontinue',
+  'get /v1/tickets',
+  'post /v1/tickets',
+  'get /v1/tickets/{id}',
+  'put /v1/tickets/{id}',
+  'delete /v1/tickets/{id}',
 ];
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -92,11 +98,14 @@ for (const dialect of allDialects) {
       expect(readdirSync(join(app, 'src/slices'))).to.include('products');
     });
 
-    it('adds an entity with reference data and idempotent writes from a spec file', async () => {
-      await run(node, [bin('plop/bin/plop.js'), 'entity', '--', '--spec', currencySpec], {
-        cwd: app,
-        env: plainEnv(),
-      });
+    it('adds entities with reference data, sequences and idempotent writes from spec files', async () => {
+      for (const spec of [currencySpec, ticketSpec]) {
+        await run(node, [bin('plop/bin/plop.js'), 'entity', '--', '--spec', spec], {
+          cwd: app,
+          env: plainEnv(),
+        });
+      }
+      expect(readdirSync(join(app, 'src/slices/tickets'))).to.include('ticket.sequences.ts');
       expect(readdirSync(join(app, 'src/slices/currencies'))).to.include(
         'currency.reference-data.ts',
       );
