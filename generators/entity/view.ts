@@ -409,6 +409,8 @@ export function entityView(
       ),
       // Reference rows are found by their key, which must identify one row.
       ...(reference ? [`table.unique(${literal(reference.key.map((f) => f.column))});`] : []),
+      // A sequence never hands out a value twice; the index says so and finds a row by it.
+      ...numbered.map((f) => `table.unique([${quote(f.column)}]);`),
     ],
     // seed
     seedRows: Array.from(

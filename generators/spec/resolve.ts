@@ -5,6 +5,7 @@ import { EntitySpecError, type SpecProblem } from './errors.js';
 import {
   auditFields,
   constraintProblems,
+  DEFAULT_STRING_LENGTH,
   fieldModel,
   idField,
   ownerField,
@@ -23,6 +24,19 @@ import type {
 } from './types.js';
 
 const SEQUENCE_LIMITS = { int: 2_147_483_647, bigint: Number.MAX_SAFE_INTEGER } as const;
+
+/** The longest text `format` renders for numbers up to `max`: what the column must hold. */
+function longestFormatted(format: string, max: number): number {
+  const digits = String(max).length;
+  let length = 0;
+  for (const piece of format.match(/\{\{|\}\}|\{[^{}]*\}|[^{}]/g) ?? []) {
+    const number = /^\{1(?::(0+))?\}$/.exec(piece);
+    if (number) length += Math.max(digits, number[1]?.length ?? 0);
+    else if (piece.startsWith('{DateTime:')) length += piece.length - '{DateTime:}'.length;
+    else length += 1;
+  }
+  return length;
+}
 
 /** Checks a field's `sequence` and resolves its defaults (the name once the table is known). */
 function resolveSequence(
@@ -66,6 +80,23 @@ function resolveSequence(
   }
   const valueType = sequence.valueType ?? (field.type === 'integer' ? 'int' : 'bigint');
   const limit = SEQUENCE_LIMITS[valueType];
+  if (field.type === 'integer' && valueType === 'bigint') {
+    problems.push({
+      path: `${at}.valueType`,
+      message: 'an integer field is a 32-bit column',
+      fix: 'use valueType: int, or a string field for larger numbers',
+    });
+  }
+  const longest =
+    field.type === 'string' ? longestFormatted(sequence.format ?? '{1}', sequence.max ?? limit) : 0;
+  const room = field.maxLength ?? DEFAULT_STRING_LENGTH;
+  if (longest > room) {
+    problems.push({
+      path: `${at}.max`,
+      message: `values up to ${sequence.max ?? limit} render ${longest} characters, more than maxLength ${room}`,
+      fix: `give a lower max, or maxLength: ${longest}`,
+    });
+  }
   if (sequence.max !== undefined && sequence.max > limit) {
     problems.push({
       path: `${at}.max`,

@@ -62,6 +62,40 @@ describe('entity spec: sequences', () => {
     expect(problems[4]!.fix).to.contain('valueType: bigint');
   });
 
+  it('refuses a format longer than the column, and 64-bit numbers in a 32-bit column', () => {
+    const problems = problemsOf({
+      entity: 'Ticket',
+      fields: {
+        number: {
+          type: 'string',
+          maxLength: 10,
+          sequence: { format: 'T{DateTime:yyMMdd}{1:00000}' },
+        },
+        seat: { type: 'integer', sequence: { valueType: 'bigint' } },
+      },
+    });
+    expect(problems).to.deep.equal([
+      {
+        path: 'fields.number.sequence.max',
+        message: `values up to ${Number.MAX_SAFE_INTEGER} render 23 characters, more than maxLength 10`,
+        fix: 'give a lower max, or maxLength: 23',
+      },
+      {
+        path: 'fields.seat.sequence.valueType',
+        message: 'an integer field is a 32-bit column',
+        fix: 'use valueType: int, or a string field for larger numbers',
+      },
+    ]);
+    const fits = {
+      type: 'string',
+      maxLength: 12,
+      sequence: { format: 'T{DateTime:yyMMdd}{1:00000}', max: 99999 },
+    };
+    expect(() =>
+      resolveSpec({ entity: 'Ticket', fields: { number: fits } }, 'ticket.yaml'),
+    ).not.to.throw();
+  });
+
   it('refuses a numbered field as a create or method parameter, or as an effect', () => {
     const problems = problemsOf({
       ...ticket,
