@@ -54,12 +54,12 @@ class Recorder {
   ) {}
 
   /**
-   * Keeps a chunk as bytes and answers them. A string is encoded once, into a buffer the recorder
-   * owns (the caller passes that buffer on, so Node does not encode it again); a caller's buffer
-   * is only viewed here and copied when the response is recorded, in case the caller reuses it.
+   * Keeps a chunk as bytes. A string is encoded into a buffer the recorder owns; a caller's
+   * buffer is only viewed here and copied when the response is recorded, in case the caller
+   * reuses it.
    */
-  collect(chunk: Chunk | null | undefined, encoding: unknown): Buffer | undefined {
-    if (chunk === null || chunk === undefined) return undefined;
+  collect(chunk: Chunk | null | undefined, encoding: unknown): void {
+    if (chunk === null || chunk === undefined) return;
     let bytes: Buffer;
     if (typeof chunk === 'string') {
       bytes = Buffer.from(
@@ -71,7 +71,6 @@ class Recorder {
       this.borrowed = true;
     }
     this.chunks.push(bytes);
-    return bytes;
   }
 
   release(): Promise<void> {
@@ -151,8 +150,9 @@ function captureEnd(this: Recorded, ...args: unknown[]): Response {
   let [chunk, encoding, callback] = args;
   if (typeof chunk === 'function') [chunk, encoding, callback] = [undefined, undefined, chunk];
   if (typeof encoding === 'function') [encoding, callback] = [undefined, encoding];
-  const bytes = recorder.collect(chunk as Chunk | undefined, encoding);
-  if (typeof chunk === 'string' && bytes) [chunk, encoding] = [bytes, undefined];
+  // The recorder keeps its own bytes; Node still gets the string, which it sends in one write
+  // with the headers (a Buffer would take a second, vectored write).
+  recorder.collect(chunk as Chunk | undefined, encoding);
   const status = this.statusCode;
   const pending = recorder.settled
     ? recorder.releasing
