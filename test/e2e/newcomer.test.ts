@@ -60,6 +60,16 @@ for (const dialect of allDialects) {
     let app: string;
     let server: Served | undefined;
     const env = () => appEnv({ DATABASE_URL: db.url });
+    /** The app's server from its TypeScript sources, on a free port. */
+    const startServer = async () => {
+      const port = await freePort();
+      return serve(node, ['--import', 'tsx', 'src/server.ts'], {
+        cwd: app,
+        env: { ...env(), PORT: String(port) },
+        port,
+        probePath: '/v1/products',
+      });
+    };
 
     before(() => {
       scratch = scratchFolder(dialect);
@@ -157,13 +167,7 @@ for (const dialect of allDialects) {
     }
 
     it('serves: the server migrates, listens on PORT and answers 404 problem+json', async () => {
-      const port = await freePort();
-      server = await serve(node, ['--import', 'tsx', 'src/server.ts'], {
-        cwd: app,
-        env: { ...env(), PORT: String(port) },
-        port,
-        probePath: '/v1/products',
-      });
+      server = await startServer();
       const res = await fetch(`${server.url}/v1/nothing-here`);
       expect(res.status).to.equal(404);
       expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
@@ -213,13 +217,7 @@ for (const dialect of allDialects) {
         .knex('slicekit_outbox')
         .where({ name: 'ProductCreated', entity_id: id })
         .update({ status: 'pending', claim_token: null, available_at: 0, dispatched_at: null });
-      const port = await freePort();
-      server = await serve(node, ['--import', 'tsx', 'src/server.ts'], {
-        cwd: app,
-        env: { ...env(), PORT: String(port) },
-        port,
-        probePath: '/v1/products',
-      });
+      server = await startServer();
       expect(await settled()).to.include({ status: 'dispatched' });
       expect(Number((await event())?.attempts)).to.equal(2);
     });
