@@ -38,59 +38,63 @@ export function searchFragment(
   const pattern = `%${escapeLike(term)}%`;
   const clauses: string[] = [];
   const bindings: unknown[] = [];
-  const clause = (expr: string) => {
-    const like = d.likeCi(expr, pattern);
-    clauses.push(`(${expr} IS NOT NULL AND ${like.sql})`);
-    bindings.push(...like.bindings);
+  // One null-guarded, case-insensitive match per expression, OR-ed.
+  const anyMatches = (exprs: readonly string[]): Fragment => {
+    const parts = exprs.map((expr) => {
+      const like = d.likeCi(expr, pattern);
+      return { sql: `(${expr} IS NOT NULL AND ${like.sql})`, bindings: like.bindings };
+    });
+    return {
+      sql: parts.map((p) => p.sql).join(' OR '),
+      bindings: parts.flatMap((p) => p.bindings),
+    };
+  };
+  const add = (fragment: Fragment) => {
+    clauses.push(fragment.sql);
+    bindings.push(...fragment.bindings);
   };
   for (const m of members) {
     switch (m.kind) {
       case 'scalar':
-        if (m.type === 'string') clause(names.base(m.column));
+        if (m.type === 'string') add(anyMatches([names.base(m.column)]));
         break;
       case 'json': {
         const keys = m.members.filter((s) => s.type === 'string').map((s) => s.source);
         if (m.shape === 'object') {
-          for (const key of keys) clause(d.jsonText(names.base(m.column), key));
+          for (const key of keys) add(anyMatches([d.jsonText(names.base(m.column), key)]));
           break;
         }
         // An array: any element (or any object element's text member) matches.
         const elementKeys = m.elementType === 'string' ? [undefined] : keys;
         if (m.shape !== 'array' || elementKeys.length === 0) break;
         const each = d.jsonArrayElements(names.base(m.column), `j_${m.property}`, elementKeys);
-        const inner: string[] = [];
-        for (const expr of each.texts) {
-          const like = d.likeCi(expr, pattern);
-          inner.push(`(${expr} IS NOT NULL AND ${like.sql})`);
-          bindings.push(...like.bindings);
-        }
-        clauses.push(`EXISTS (SELECT 1 FROM ${each.from} WHERE ${inner.join(' OR ')})`);
+        const inner = anyMatches(each.texts);
+        add({
+          sql: `EXISTS (SELECT 1 FROM ${each.from} WHERE ${inner.sql})`,
+          bindings: inner.bindings,
+        });
         break;
       }
       case 'relation':
-        for (const s of m.members) if (s.type === 'string') clause(names.of(m.alias, s.source));
+        for (const s of m.members) {
+          if (s.type === 'string') add(anyMatches([names.of(m.alias, s.source)]));
+        }
         break;
       case 'collection': {
         const alias = `c_${m.property}`;
-        const inner: string[] = [];
-        const innerBindings: unknown[] = [];
         const sources = m.valueColumn
           ? m.valueType === 'string'
             ? [m.valueColumn]
             : []
           : m.members.filter((s) => s.type === 'string').map((s) => s.source);
-        for (const source of sources) {
-          const expr = names.of(alias, source);
-          const like = d.likeCi(expr, pattern);
-          inner.push(`(${expr} IS NOT NULL AND ${like.sql})`);
-          innerBindings.push(...like.bindings);
-        }
-        if (inner.length === 0) break;
-        clauses.push(
-          `EXISTS (SELECT 1 FROM ${m.table.split('.').map(d.quote).join('.')} ${d.quote(alias)} WHERE ` +
-            `${names.of(alias, m.foreignKey)} = ${names.base(m.localColumn)} AND (${inner.join(' OR ')}))`,
-        );
-        bindings.push(...innerBindings);
+        if (sources.length === 0) break;
+        const inner = anyMatches(sources.map((source) => names.of(alias, source)));
+        add({
+          sql:
+            `EXISTS (SELECT 1 FROM ${m.table.split('.').map(d.quote).join('.')} ${d.quote(alias)} WHERE ` +
+            `${names.of(alias, m.foreignKey)} = ${names.base(m.localColumn)} AND (${inner.sql}))`,
+          bindings: inner.bindings,
+        });
         break;
       }
       case 'bytes':
