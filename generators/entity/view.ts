@@ -180,10 +180,14 @@ function sequenceConst(model: EntityModel, f: FieldModel): string {
   return `${model.name.camel}${f.name.pascal}Sequence`;
 }
 
+/** The runtime function taking a numbered field's next value: the number, or it formatted. */
+function nextFunction(f: FieldModel): 'nextNumber' | 'nextValue' {
+  return f.type === 'integer' ? 'nextNumber' : 'nextValue';
+}
+
 /** The expression taking a numbered field's next value through `db`. */
 function nextNumberCall(model: EntityModel, f: FieldModel, db: string): string {
-  const next = f.type === 'integer' ? 'nextNumber' : 'nextValue';
-  return `await ${next}(${db}, ${sequenceConst(model, f)})`;
+  return `await ${nextFunction(f)}(${db}, ${sequenceConst(model, f)})`;
 }
 
 /** The `defineSequence` options of a numbered field, as a literal. */
@@ -220,8 +224,13 @@ export function entityView(
   // Fields every row must hold a value of its own: the reference-data key.
   const unique = new Set(model.referenceData?.key ?? []);
   const createParams = new Map(model.create.map((p) => [p.field!.name.camel, p]));
+  const guarded = new Set(model.idempotent);
+  const guard = (on: boolean) => (on ? 'requiredIdempotentKey(), ' : '');
+  // In the generated tests, a guarded request carries a fresh key.
+  const keyed = (on: boolean) => (on ? '.set(key())' : '');
 
   const methods = model.methods.map((m, i) => {
+    const isGuarded = guarded.has(m.kind === 'update' ? 'Update' : 'Action');
     const route = `${collection}/:id${m.segment ? `/${m.segment}` : ''}`;
     const docPath = `${apiPath}/{id}${m.segment ? `/${m.segment}` : ''}`;
     const body = validBody(m.params, i + 1, seed, unique);
@@ -261,6 +270,8 @@ export function entityView(
           : {}),
       }).replace(/ }$/, ''),
       last: i === model.methods.length - 1,
+      guard: guard(isGuarded),
+      key: keyed(isGuarded),
     };
   });
 
@@ -277,10 +288,6 @@ export function entityView(
   );
   const updates = methods.filter((m) => m.kind === 'update');
   const actions = methods.filter((m) => m.kind === 'action');
-  const guarded = new Set(model.idempotent);
-  const guard = (on: boolean) => (on ? 'requiredIdempotentKey(), ' : '');
-  // In the generated tests, a guarded request carries a fresh key.
-  const keyed = (on: boolean) => (on ? '.set(key())' : '');
   const createdEvent = model.events.find((event) => event.operation === 'Created');
   const reference = model.referenceData;
   const numbered = model.fields.filter((f) => f.sequence);
@@ -320,12 +327,9 @@ export function entityView(
         : `this.${f.name.camel} = ${initialValue(f)};`;
     }),
     createArgs: model.create.map(argument).join(', '),
-    methods: methods.map((m) => {
-      const on = guarded.has(m.kind === 'update' ? 'Update' : 'Action');
-      return { ...m, guard: guard(on), key: keyed(on) };
-    }),
-    updateMethods: updates.map((m) => ({ ...m, guard: guard(guarded.has('Update')) })),
-    actionMethods: actions.map((m) => ({ ...m, guard: guard(guarded.has('Action')) })),
+    methods,
+    updateMethods: updates,
+    actionMethods: actions,
     hasUpdates: updates.length > 0,
     hasActions: actions.length > 0,
     // sequences
@@ -335,9 +339,7 @@ export function entityView(
       options: sequenceOptions(f),
       doc: `Numbers ${f.name.camel} of each new ${e.words}${f.type === 'string' ? ` as ${f.sequence!.format}` : ''}.`,
     })),
-    sequenceImports: [
-      ...new Set(numbered.map((f) => (f.type === 'integer' ? 'nextNumber' : 'nextValue'))),
-    ].sort(),
+    sequenceImports: [...new Set(numbered.map(nextFunction))].sort(),
     sequenceConsts: numbered.map((f) => sequenceConst(model, f)),
     sequenceMigrationList: numbered.map((f) => `defineSequence(${sequenceOptions(f)})`).join(', '),
     numberLines: numbered.map(
