@@ -54,7 +54,15 @@ export function visibleRows(
   table: EntityTable<unknown>,
   principal = '',
 ): Knex.QueryBuilder {
-  const query = db(table.table);
+  return ownRowsOnly(db(table.table), table, principal);
+}
+
+/** Narrows `query` on `table` to the rows `principal` owns, when the table is owned. */
+export function ownRowsOnly(
+  query: Knex.QueryBuilder,
+  table: EntityTable<unknown>,
+  principal: string,
+): Knex.QueryBuilder {
   return table.ownerColumn ? query.where(`${table.table}.${table.ownerColumn}`, principal) : query;
 }
 

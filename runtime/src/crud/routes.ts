@@ -6,6 +6,7 @@ import { principalId } from '../auth/user.js';
 import { ProblemError, sendProblem } from '../http/problem.js';
 import type { SliceDescription } from '../openapi/types.js';
 import { CrudOptionsError } from './errors.js';
+import { ownRowsOnly } from './repository.js';
 import type { EntityTable } from './table.js';
 import { CRUD_OPS, type CrudMapOptions, type CrudOp } from './types.js';
 
@@ -43,9 +44,8 @@ export function principalOf(req: Request): string {
 export function callerRows(
   table: EntityTable<unknown>,
 ): (qb: Knex.QueryBuilder, req: Request) => void {
-  const column = table.ownerColumn ? `${table.table}.${table.ownerColumn}` : undefined;
   return function scopeToCaller(qb, req) {
-    if (column) void qb.where(column, principalOf(req));
+    ownRowsOnly(qb, table, principalOf(req));
   };
 }
 
