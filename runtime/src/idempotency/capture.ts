@@ -1,16 +1,25 @@
 // Records the handler's response for the key it reserved, whichever way Express writes it
 // (res.json, res.send, res.sendStatus, res.end, res.write in chunks): every path ends in
-// res.write/res.end, so those two are wrapped for this one response.
+// res.write/res.end, so the recorder sits in front of those two.
 import type { Request, Response } from 'express';
 import type { GuardRuntime } from './runtime.js';
 import type { CachedResponse, IdempotentKeyInfo } from './store.js';
 
-const RECORDER = Symbol('slicekit.idempotency.recorder');
+// Registered symbols, so a copy of the runtime loaded twice in one process (see
+// process-state.ts) finds the recorder and the capturing prototype of the other copy.
+const RECORDER = Symbol.for('@slicekit/runtime:idempotency.recorder');
+const CAPTURING = Symbol.for('@slicekit/runtime:idempotency.capturing');
 
 type Chunk = string | Uint8Array;
-type Write = (this: Response, ...args: unknown[]) => boolean;
-type End = (this: Response, ...args: unknown[]) => Response;
-type Recorded = Response & { [RECORDER]?: Recorder };
+type Write = (this: Response, chunk: unknown, encoding?: unknown, callback?: unknown) => boolean;
+type End = (this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) => Response;
+/** Where a recorded response goes on to: the `write` and `end` that were in place before. */
+interface Sink {
+  readonly write: Write;
+  readonly end: End;
+}
+type Recording = Request & { [RECORDER]?: Recorder };
+type CapturingPrototype = Response & { [CAPTURING]?: Sink };
 
 /** True when `status` is in the cacheable window or listed as an extra cacheable status. */
 export function isCacheable(runtime: GuardRuntime, status: number): boolean {
@@ -32,10 +41,12 @@ function attempt<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/**
- * The state of one guarded response. The wrappers below are module-level functions that find it
- * on `res`, so guarding a request allocates this one object rather than a set of closures.
- */
+/** The recorder of a response's request, if that request is guarded. */
+function recorderOf(res: Response): Recorder | undefined {
+  return (res.req as Recording | undefined)?.[RECORDER];
+}
+
+/** The state of one guarded response, kept on its request. */
 class Recorder {
   readonly chunks: Buffer[] = [];
   /** Some chunk is a view of the caller's own buffer, so recording must copy. */
@@ -44,13 +55,16 @@ class Recorder {
   settled = false;
   ended = false;
   releasing: Promise<void> | undefined;
+  /**
+   * Set when the recorder wraps this response's own `write`/`end` (another middleware had
+   * replaced them before the guard ran); unset when the app's response prototype records.
+   */
+  ownSink: Sink | undefined;
 
   constructor(
     readonly runtime: GuardRuntime,
     readonly info: IdempotentKeyInfo,
     readonly reservation: string,
-    readonly write: Write,
-    readonly end: End,
   ) {}
 
   /**
@@ -58,8 +72,8 @@ class Recorder {
    * buffer is only viewed here and copied when the response is recorded, in case the caller
    * reuses it.
    */
-  collect(chunk: Chunk | null | undefined, encoding: unknown): void {
-    if (chunk === null || chunk === undefined) return;
+  collect(chunk: unknown, encoding: unknown): void {
+    if (chunk === null || chunk === undefined || typeof chunk === 'function') return;
     let bytes: Buffer;
     if (typeof chunk === 'string') {
       bytes = Buffer.from(
@@ -67,10 +81,40 @@ class Recorder {
         typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8',
       );
     } else {
-      bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      const view = chunk as Chunk as Uint8Array;
+      bytes = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
       this.borrowed = true;
     }
     this.chunks.push(bytes);
+  }
+
+  /**
+   * The response's final `end`: it waits for the store, so a client that has the response and
+   * retries at once finds the key completed (or free again), never still in flight.
+   */
+  end(res: Response, sink: Sink, chunk: unknown, encoding: unknown, callback: unknown): Response {
+    if (this.ended) return res;
+    this.ended = true;
+    if (typeof chunk === 'function') [chunk, encoding, callback] = [undefined, undefined, chunk];
+    if (typeof encoding === 'function') [encoding, callback] = [undefined, encoding];
+    // The recorder keeps its own bytes; Node still gets the string, which it sends in one write
+    // with the headers (a Buffer would take a second, vectored write).
+    this.collect(chunk, encoding);
+    const status = res.statusCode;
+    const pending = this.settled
+      ? this.releasing
+      : isCacheable(this.runtime, status)
+        ? this.record(status, res.getHeader('content-type'))
+        : this.release();
+    const finish = () => {
+      // A buggy handler may change the status after ending; send what was recorded.
+      if (!res.headersSent) res.statusCode = status;
+      if (encoding === undefined) sink.end.call(res, chunk, callback);
+      else sink.end.call(res, chunk, encoding, callback);
+    };
+    if (pending) void pending.then(finish);
+    else finish();
+    return res;
   }
 
   release(): Promise<void> {
@@ -133,69 +177,87 @@ class Recorder {
   }
 }
 
-function captureWrite(this: Recorded, chunk: Chunk, ...rest: unknown[]): boolean {
-  const recorder = this[RECORDER]!;
-  recorder.collect(chunk, rest[0]);
-  return recorder.write.call(this, chunk, ...rest);
-}
-
 /**
- * The final `end` waits for the store, so a client that has the response and retries at once
- * finds the key completed (or free again), never still in flight.
+ * Puts recording `write` and `end` on an app's response prototype (`app.response`, Express's
+ * place for extending every `res` of that app), once. They record only for a guarded request
+ * and otherwise pass straight through. Recording from the prototype, rather than by assigning
+ * `res.write`/`res.end` per request, keeps every `res` the same shape: adding own properties to
+ * a response changes its hidden class, which measurably slows Node's and Express's whole write
+ * path for that request.
  */
-function captureEnd(this: Recorded, ...args: unknown[]): Response {
-  const recorder = this[RECORDER]!;
-  if (recorder.ended) return this;
-  recorder.ended = true;
-  let [chunk, encoding, callback] = args;
-  if (typeof chunk === 'function') [chunk, encoding, callback] = [undefined, undefined, chunk];
-  if (typeof encoding === 'function') [encoding, callback] = [undefined, encoding];
-  // The recorder keeps its own bytes; Node still gets the string, which it sends in one write
-  // with the headers (a Buffer would take a second, vectored write).
-  recorder.collect(chunk as Chunk | undefined, encoding);
-  const status = this.statusCode;
-  const pending = recorder.settled
-    ? recorder.releasing
-    : isCacheable(recorder.runtime, status)
-      ? recorder.record(status, this.getHeader('content-type'))
-      : recorder.release();
-  const finish = () => {
-    // A buggy handler may change the status after ending; send what was recorded.
-    if (!this.headersSent) this.statusCode = status;
-    if (encoding === undefined) recorder.end.call(this, chunk, callback);
-    else recorder.end.call(this, chunk, encoding, callback);
-  };
-  if (pending) void pending.then(finish);
-  else finish();
-  return this;
+function captureThrough(proto: CapturingPrototype): void {
+  if (Object.hasOwn(proto, CAPTURING)) return;
+  const sink: Sink = { write: proto.write as Write, end: proto.end as End };
+  // Arguments pass on exactly as given, so an unguarded response sees no difference.
+  function write(this: Response, ...args: unknown[]) {
+    const recorder = recorderOf(this);
+    if (recorder !== undefined && recorder.ownSink === undefined)
+      recorder.collect(args[0], args[1]);
+    return sink.write.apply(this, args as Parameters<Write>);
+  }
+  function end(this: Response, ...args: unknown[]) {
+    const recorder = recorderOf(this);
+    if (recorder !== undefined && recorder.ownSink === undefined) {
+      return recorder.end(this, sink, args[0], args[1], args[2]);
+    }
+    return sink.end.apply(this, args as Parameters<End>);
+  }
+  const method = { configurable: true, enumerable: false, writable: true };
+  Object.defineProperties(proto, {
+    write: { ...method, value: write },
+    end: { ...method, value: end },
+    [CAPTURING]: { value: sink },
+  });
+}
+
+function ownWrite(this: Response, ...args: unknown[]) {
+  const recorder = recorderOf(this)!;
+  recorder.collect(args[0], args[1]);
+  return recorder.ownSink!.write.apply(this, args as Parameters<Write>);
+}
+
+function ownEnd(this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) {
+  const recorder = recorderOf(this)!;
+  return recorder.end(this, recorder.ownSink!, chunk, encoding, callback);
 }
 
 /**
- * Wraps `res` so that the response is recorded (cacheable status) or the reservation released
- * (any other status, or a thrown error). A client that disconnects does not release the key: its
- * handler may still be running, and a retry must meet 409 until that handler's outcome is known
- * (or, if it never answers, until the in-flight timeout lets a retry reclaim the key).
+ * Records the response to `req` (cacheable status) or releases the reservation (any other
+ * status, or a thrown error). A client that disconnects does not release the key: its handler
+ * may still be running, and a retry must meet 409 until that handler's outcome is known (or, if
+ * it never answers, until the in-flight timeout lets a retry reclaim the key).
+ *
+ * The recorder sees what the handler writes. Usually the app's response prototype records; when
+ * a middleware before the guard has replaced `res.write`/`res.end` (compression, say), the
+ * recorder wraps those instead, so it still records the handler's bytes, not the middleware's.
  */
 export function captureResponse(
+  req: Request,
   res: Response,
   runtime: GuardRuntime,
   info: IdempotentKeyInfo,
   reservation: string,
 ): void {
-  const recorded = res as Recorded;
-  recorded[RECORDER] = new Recorder(
-    runtime,
-    info,
-    reservation,
-    res.write as unknown as Write,
-    res.end as unknown as End,
-  );
-  res.write = captureWrite as unknown as Response['write'];
-  res.end = captureEnd as unknown as Response['end'];
+  const recorder = new Recorder(runtime, info, reservation);
+  // `app.response` is the prototype Express gives every `res` of the app (missing from its types).
+  const proto = (req.app as { response?: CapturingPrototype }).response;
+  const fromPrototype = proto !== undefined && Object.getPrototypeOf(res) === proto;
+  if (fromPrototype) captureThrough(proto);
+  if (!fromPrototype || res.write !== proto.write || res.end !== proto.end) {
+    recorder.ownSink = { write: res.write as Write, end: res.end as End };
+    res.write = ownWrite as Response['write'];
+    res.end = ownEnd as Response['end'];
+  }
+  (req as Recording)[RECORDER] = recorder;
+}
+
+/** True once the guard has taken `req` in charge, so a route covered twice is guarded once. */
+export function isCaptured(req: Request): boolean {
+  return (req as Recording)[RECORDER] !== undefined;
 }
 
 /** Called by the error layer appended to every guarded route: a thrown error frees the key. */
 export function failCapture(req: Request): void {
-  const recorder = (req.res as Recorded | undefined)?.[RECORDER];
+  const recorder = (req as Recording)[RECORDER];
   if (recorder && !recorder.settled) void recorder.release();
 }

@@ -2,16 +2,13 @@
 // duplicate (409 or replay), or run the handler and record or release its outcome.
 import type { NextFunction, Request, Response } from 'express';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
-import { captureResponse, failCapture } from './capture.js';
+import { captureResponse, failCapture, isCaptured } from './capture.js';
 import { buildKeyInfo } from './key-info.js';
 import { IdempotentConflictHandling } from './options.js';
 import { sendConflict, sendKeyProblem, type KeyRule } from './problems.js';
 import { guardRuntimeOf, routeTemplates, type GuardRuntime } from './runtime.js';
 import { resolveScope } from './scope.js';
 import type { CachedResponse } from './store.js';
-
-const GUARDED = Symbol('slicekit.idempotency.guarded');
-type GuardedRequest = Request & { [GUARDED]?: true };
 
 /** The header set on every replayed response. */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -57,9 +54,8 @@ export async function requiredIdempotentKeyGuard(
   res: Response,
   next: NextFunction,
 ): Promise<void> {
-  const request = req as GuardedRequest;
-  if (request[GUARDED]) return next();
-  request[GUARDED] = true;
+  // Taken in charge by an earlier guard layer of the same route (covered by group and itself).
+  if (isCaptured(req)) return next();
   const runtime = guardRuntimeOf(req.app);
   if (!runtime) {
     throw new IdempotencyConfigError(
@@ -77,7 +73,7 @@ export async function requiredIdempotentKeyGuard(
   // Not caught: a store failure here reaches the app's error handler (500), per the spec.
   const check = await store.isKeyProcessed(info);
   if (!check.processed) {
-    captureResponse(res, runtime, info, check.reservation);
+    captureResponse(req, res, runtime, info, check.reservation);
     return next();
   }
   options.logger.debug(

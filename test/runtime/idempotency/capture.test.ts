@@ -1,0 +1,92 @@
+// Where the recorder sits in the response path: it records what the handler wrote, whatever else
+// wraps the response, in sub-apps too, and leaves the app's unguarded responses as they were.
+import { expect } from 'chai';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import request from 'supertest';
+import { requiredIdempotentKey } from '@slicekit/runtime/idempotency';
+import { counting, guardedApp } from './support/app.js';
+
+/**
+ * A response-transforming middleware of the kind compression is: it replaces `res.write` and
+ * `res.end` on the response itself and rewrites every chunk on its way out (here, it brackets it).
+ */
+function bracketing(_req: Request, res: Response, next: NextFunction): void {
+  const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => Response;
+  const loud = (chunk: unknown) =>
+    typeof chunk === 'string' || Buffer.isBuffer(chunk) ? `[${chunk.toString()}]` : chunk;
+  res.write = ((chunk: unknown, ...rest: unknown[]) =>
+    write(loud(chunk), ...rest)) as Response['write'];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    // The body length changes with the transform, so the length Express computed is dropped.
+    if (!res.headersSent) res.removeHeader('Content-Length');
+    return end(loud(chunk), ...rest);
+  }) as Response['end'];
+  next();
+}
+
+describe('idempotency guard: recording the response', () => {
+  it('records the handler body, not what a wrapping middleware sent, and replays through it', async () => {
+    const { app, runs } = await guardedApp(
+      (app, runs) => {
+        app.post('/loud', bracketing, requiredIdempotentKey(), (_req, res) => {
+          res
+            .status(201)
+            .type('text/plain')
+            .send(`run ${runs.hit('loud')} done`);
+        });
+      },
+      (options) => (options.conflictHandling = 'CachedResult'),
+    );
+    const first = await request(app).post('/loud').set('X-Idempotency-Key', 'k1').expect(201);
+    const again = await request(app).post('/loud').set('X-Idempotency-Key', 'k1').expect(201);
+    expect(first.text).to.equal('[run 1 done]');
+    // Had the recorder kept the transformed bytes, the replay would be transformed twice; it
+    // keeps the handler's bytes, so the replay passes the middleware once, like the original.
+    expect(again.text).to.equal('[run 1 done]');
+    expect(again.headers['idempotent-replayed']).to.equal('true');
+    expect(runs.of('loud')).to.equal(1);
+  });
+
+  it('records and replays a guarded route of a mounted sub-app', async () => {
+    const { app, runs } = await guardedApp(
+      (app, runs) => {
+        const admin = express();
+        admin.use(express.json());
+        admin.post('/orders', requiredIdempotentKey(), counting(runs, 'admin'));
+        app.use('/admin', admin);
+      },
+      (options) => (options.conflictHandling = 'CachedResult'),
+    );
+    const first = await request(app).post('/admin/orders').set('X-Idempotency-Key', 'k1');
+    const again = await request(app).post('/admin/orders').set('X-Idempotency-Key', 'k1');
+    expect(first.status).to.equal(201);
+    expect(again.status).to.equal(201);
+    expect(again.text).to.equal(first.text);
+    expect(again.headers['idempotent-replayed']).to.equal('true');
+    expect(runs.of('admin')).to.equal(1);
+  });
+
+  it('leaves unguarded routes of the same app untouched, chunks, callbacks and all', async () => {
+    const { app, runs } = await guardedApp((app, runs) => {
+      app.post('/guarded', requiredIdempotentKey(), counting(runs, 'guarded'));
+      app.post('/open', (_req, res) => {
+        runs.hit('open');
+        res.status(200).type('text/plain');
+        res.write('one,', 'utf8', () => {
+          res.end(Buffer.from('two'), () => runs.hit('open-finished'));
+        });
+      });
+    });
+    // The guarded route runs first, so the response path is the one the guard set up.
+    await request(app).post('/guarded').set('X-Idempotency-Key', 'k1').expect(201);
+    for (const key of ['k1', 'k1', undefined]) {
+      const call = request(app).post('/open');
+      const res = await (key ? call.set('X-Idempotency-Key', key) : call).expect(200);
+      expect(res.text).to.equal('one,two');
+      expect(res.headers['idempotent-replayed']).to.equal(undefined);
+    }
+    expect(runs.of('open')).to.equal(3);
+    expect(runs.of('open-finished')).to.equal(3);
+  });
+});
