@@ -41,6 +41,24 @@ function attempt<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A response's final `end` call, held until the store has its outcome. */
+interface Ending {
+  readonly res: Response;
+  readonly sink: Sink;
+  readonly chunk: unknown;
+  readonly encoding: unknown;
+  readonly callback: unknown;
+  /** The status recorded; a buggy handler may change it after ending. */
+  readonly status: number;
+}
+
+/** Ends the response as the handler asked, with the status that was recorded. */
+function send({ res, sink, chunk, encoding, callback, status }: Ending): void {
+  if (!res.headersSent) res.statusCode = status;
+  if (encoding === undefined) sink.end.call(res, chunk, callback);
+  else sink.end.call(res, chunk, encoding, callback);
+}
+
 /** The recorder of a response's request, if that request is guarded. */
 function recorderOf(res: Response): Recorder | undefined {
   return (res.req as Recording | undefined)?.[RECORDER];
@@ -100,20 +118,16 @@ class Recorder {
     // The recorder keeps its own bytes; Node still gets the string, which it sends in one write
     // with the headers (a Buffer would take a second, vectored write).
     this.collect(chunk, encoding);
-    const status = res.statusCode;
-    const pending = this.settled
-      ? this.releasing
-      : isCacheable(this.runtime, status)
-        ? this.record(status, res.getHeader('content-type'))
-        : this.release();
-    const finish = () => {
-      // A buggy handler may change the status after ending; send what was recorded.
-      if (!res.headersSent) res.statusCode = status;
-      if (encoding === undefined) sink.end.call(res, chunk, callback);
-      else sink.end.call(res, chunk, encoding, callback);
-    };
-    if (pending) void pending.then(finish);
-    else finish();
+    const ending: Ending = { res, sink, chunk, encoding, callback, status: res.statusCode };
+    if (this.settled) {
+      // Released already (the handler threw before ending): send once the release is done.
+      if (this.releasing) void this.releasing.then(() => send(ending));
+      else send(ending);
+    } else if (isCacheable(this.runtime, ending.status)) {
+      this.record(ending, res.getHeader('content-type'));
+    } else {
+      void this.release().then(() => send(ending));
+    }
     return res;
   }
 
@@ -125,13 +139,18 @@ class Recorder {
     return this.releasing;
   }
 
-  record(status: number, contentType: unknown): Promise<void> {
+  /** Records the response, then sends it, whether or not the store took it. */
+  private record(ending: Ending, contentType: unknown): void {
     this.settled = true;
-    return attempt(() => this.markProcessed(status, contentType)).then(
+    void attempt(() => this.markProcessed(ending.status, contentType)).then(
       (wrote) => {
         if (!wrote) this.warnReclaimed();
+        send(ending);
       },
-      (error: unknown) => this.logFailure(error, 'recording the response'),
+      (error: unknown) => {
+        this.logFailure(error, 'recording the response');
+        send(ending);
+      },
     );
   }
 

@@ -64,7 +64,7 @@ export async function requiredIdempotentKeyGuard(
     );
   }
   const { options, store } = runtime;
-  const header = req.get(options.idempotencyHeaderKey);
+  const header = req.headers[runtime.headerName];
   const key = typeof header === 'string' ? header : null;
   const broken = keyRuleBroken(key, runtime);
   if (broken) return sendKeyProblem(res, options, broken);

@@ -1,14 +1,79 @@
 // Builds what a store receives for one request: key, method, route template and caller scope,
 // with the composite key stores hash and the log-safe form of the key.
+import { hash } from 'node:crypto';
 import type { IdempotentKeyInfo } from './store.js';
 
-// CR, LF and every other C0/C1 control character (\p{Cc}), plus the line and paragraph
-// separators U+2028/U+2029 that some log viewers also break lines on.
-const UNSAFE_FOR_LOGS = /[\p{Cc}\u2028\u2029]/gu;
+/**
+ * True for the characters that could forge or split a log line: CR, LF and every other C0/C1
+ * control character (`\p{Cc}`: U+0000-U+001F, U+007F-U+009F), plus the line and paragraph
+ * separators U+2028/U+2029 that some log viewers also break lines on.
+ */
+function unsafeForLogs(code: number): boolean {
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+}
 
 /** The key with every character that could forge or split a log line removed. */
 export function safeKeyOf(key: string | null): string {
-  return key === null ? '' : key.replace(UNSAFE_FOR_LOGS, '');
+  if (key === null) return '';
+  // A scan by code unit: every unsafe character is a single UTF-16 unit, and the common key has
+  // none, so it is returned as it is without building a new string.
+  for (let i = 0; i < key.length; i++) {
+    if (unsafeForLogs(key.charCodeAt(i))) {
+      let safe = key.slice(0, i);
+      for (let j = i + 1; j < key.length; j++) {
+        if (!unsafeForLogs(key.charCodeAt(j))) safe += key[j];
+      }
+      return safe;
+    }
+  }
+  return key;
+}
+
+/**
+ * The key information the guard builds. Besides the `IdempotentKeyInfo` members it remembers its
+ * storage key, so a store hashes the composite key once per request, not once per store call.
+ */
+class KeyInfo implements IdempotentKeyInfo {
+  readonly compositeKey: string;
+  readonly safeKey: string;
+  private storedUnder: string | undefined = undefined;
+  private storedPrefix: string | undefined = undefined;
+
+  constructor(
+    readonly idempotentKey: string | null,
+    readonly method: string,
+    readonly endpoint: string,
+    readonly scope: string,
+  ) {
+    this.compositeKey = `${scope}:${method}:${endpoint}:${idempotentKey ?? ''}`;
+    this.safeKey = safeKeyOf(idempotentKey);
+  }
+
+  storageKey(cachePrefix: string): string {
+    if (this.storedPrefix !== cachePrefix) {
+      this.storedUnder = hashedStorageKey(cachePrefix, this.compositeKey);
+      this.storedPrefix = cachePrefix;
+    }
+    return this.storedUnder!;
+  }
+}
+
+/** `<cachePrefix>:<sha256 hex of compositeKey>`. */
+function hashedStorageKey(cachePrefix: string, compositeKey: string): string {
+  return `${cachePrefix}:${hash('sha256', compositeKey, 'hex')}`;
+}
+
+/**
+ * The storage key of a composite key: `<cachePrefix>:<sha256 hex of the composite key>`.
+ * The separator is a colon. The original key, scope and endpoint cannot be rebuilt from it.
+ */
+export function storageKey(
+  cachePrefix: string,
+  keyInfo: Pick<IdempotentKeyInfo, 'compositeKey'>,
+): string {
+  return keyInfo instanceof KeyInfo
+    ? keyInfo.storageKey(cachePrefix)
+    : hashedStorageKey(cachePrefix, keyInfo.compositeKey);
 }
 
 /**
@@ -27,14 +92,5 @@ export function buildKeyInfo(
   endpoint: string,
   scope: string,
 ): IdempotentKeyInfo {
-  const upperMethod = method.toUpperCase();
-  const upperEndpoint = endpoint.toUpperCase();
-  return {
-    idempotentKey,
-    method: upperMethod,
-    endpoint: upperEndpoint,
-    scope,
-    compositeKey: `${scope}:${upperMethod}:${upperEndpoint}:${idempotentKey ?? ''}`,
-    safeKey: safeKeyOf(idempotentKey),
-  };
+  return new KeyInfo(idempotentKey, method.toUpperCase(), endpoint.toUpperCase(), scope);
 }

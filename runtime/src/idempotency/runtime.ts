@@ -9,6 +9,8 @@ export interface GuardRuntime {
   readonly options: ResolvedIdempotencyOptions;
   readonly store: IdempotencyKeyStore;
   readonly matches: KeyMatcher;
+  /** `idempotencyHeaderKey` lower-cased, as Node keys `req.headers`. */
+  readonly headerName: string;
 }
 
 const runtimes = processWide('idempotency.runtimes', () => new WeakMap<object, GuardRuntime>());

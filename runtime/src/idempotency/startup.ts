@@ -82,6 +82,7 @@ async function prepare(app: Application): Promise<PreparedIdempotency | undefine
     options,
     store,
     matches: compileKeyPattern(options.idempotencyKeyPattern),
+    headerName: options.idempotencyHeaderKey.toLowerCase(),
   });
   return { options, store };
 }

@@ -1,6 +1,6 @@
 // The idempotency store contract: what the guard asks of every store (memory, PostgreSQL, MySQL,
 // Redis, or one the application writes), and the shared helpers that keep stores consistent.
-import { createHash } from 'node:crypto';
+export { storageKey } from './key-info.js';
 
 /** Status code of the in-flight sentinel every shipped store uses for a reservation. */
 export const IN_FLIGHT_STATUS = 102;
@@ -93,14 +93,3 @@ export interface IdempotencyKeyStore {
 
 /** A store class the application declares; it is constructed with the resolved timings. */
 export type IdempotencyKeyStoreClass = new (timings: StoreTimings) => IdempotencyKeyStore;
-
-/**
- * The storage key of a composite key: `<cachePrefix>:<sha256 hex of the composite key>`.
- * The separator is a colon. The original key, scope and endpoint cannot be rebuilt from it.
- */
-export function storageKey(
-  cachePrefix: string,
-  keyInfo: Pick<IdempotentKeyInfo, 'compositeKey'>,
-): string {
-  return `${cachePrefix}:${createHash('sha256').update(keyInfo.compositeKey, 'utf8').digest('hex')}`;
-}

@@ -1,4 +1,5 @@
 // Builds the key information a store receives, the way the guard does, for store tests.
+import { buildKeyInfo } from '../idempotency/key-info.js';
 import type { IdempotentKeyInfo } from '../idempotency/store.js';
 
 /** Where a test key "came from"; every member defaults to a plain anonymous POST. */
@@ -18,15 +19,5 @@ export interface KeyInfoParts {
  * await store.isKeyProcessed(conformanceKeyInfo('order-1', { scope: 'user:42' }));
  */
 export function conformanceKeyInfo(key: string, parts: KeyInfoParts = {}): IdempotentKeyInfo {
-  const scope = parts.scope ?? '';
-  const method = (parts.method ?? 'POST').toUpperCase();
-  const endpoint = (parts.endpoint ?? '/ORDERS').toUpperCase();
-  return {
-    idempotentKey: key,
-    endpoint,
-    method,
-    scope,
-    compositeKey: `${scope}:${method}:${endpoint}:${key}`,
-    safeKey: key.replace(/[\p{Cc}\u2028\u2029]/gu, ''),
-  };
+  return buildKeyInfo(key, parts.method ?? 'POST', parts.endpoint ?? '/ORDERS', parts.scope ?? '');
 }

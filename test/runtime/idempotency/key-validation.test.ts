@@ -211,4 +211,14 @@ describe('idempotency key info', () => {
     expect(key).to.match(/^idem:[0-9a-f]{64}$/);
     expect(key).not.to.contain('POST');
   });
+
+  it('gives the guard-built key info and a store-built plain object the same storage key', () => {
+    const info = buildKeyInfo('k', 'POST', '/a', 'user:1');
+    const plain = { compositeKey: 'user:1:POST:/A:k' };
+    // Asked twice and under another prefix in between: the guard's info remembers its key.
+    expect(storageKey('idem', info)).to.equal(storageKey('idem', plain));
+    expect(storageKey('other', info)).to.equal(storageKey('other', plain));
+    expect(storageKey('idem', info)).to.equal(storageKey('idem', plain));
+    expect(storageKey('idem', info)).not.to.equal(storageKey('other', info));
+  });
 });

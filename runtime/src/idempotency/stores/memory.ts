@@ -1,8 +1,8 @@
 // The in-process idempotency store, the default: atomic within one process, nothing kept past
 // its expiry, and memory bounded by the keys still inside their window.
-import { hash, randomUUID } from 'node:crypto';
 import {
   IN_FLIGHT_STATUS,
+  storageKey,
   type CachedResponse,
   type IdempotencyKeyStore,
   type IdempotentKeyInfo,
@@ -11,15 +11,7 @@ import {
 } from '../store.js';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * Exactly `storageKey(prefix, keyInfo)` from the store contract, through the one-shot
- * `crypto.hash`, which is about three times faster than `createHash` for a short input; the
- * memory store hashes on every request, so this is on the guard's hot path.
- */
-function keyOf(prefix: string, keyInfo: IdempotentKeyInfo): string {
-  return `${prefix}:${hash('sha256', keyInfo.compositeKey, 'hex')}`;
-}
+const MAX_SHARED_CONTENT_TYPES = 64;
 
 /**
  * One stored key. Replaced (never mutated) on each state change, so queue slots go stale. A
@@ -87,6 +79,10 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
   private responses = new DeadlineQueue();
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
+  /** Reservations handed out so far; each token is the next count. */
+  private reserved = 0;
+  /** One shared string per content type, rather than each response's own copy. */
+  private readonly contentTypes = new Map<string, string>();
 
   constructor(private readonly timings: StoreTimings) {}
 
@@ -98,13 +94,14 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
   isKeyProcessed(keyInfo: IdempotentKeyInfo): Promise<KeyCheckResult> {
     const now = Date.now();
     this.sweep(now);
-    const key = keyOf(this.timings.cachePrefix, keyInfo);
+    const key = storageKey(this.timings.cachePrefix, keyInfo);
     const current = this.entries.get(key);
     if (current && current.deadline > now) {
       return Promise.resolve({ processed: true, response: responseOf(current) });
     }
     // Absent, expired, or a reservation past its timeout: reserve (or reclaim) in this same step.
-    const reservation = randomUUID();
+    // The token only fences holders within this process, so a counter is enough.
+    const reservation = String(++this.reserved);
     const entry: Entry = {
       key,
       deadline: now + this.timings.inFlightReservationTimeoutMs,
@@ -126,7 +123,7 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
     reservation: string,
   ): Promise<boolean> {
     const now = Date.now();
-    const key = keyOf(this.timings.cachePrefix, keyInfo);
+    const key = storageKey(this.timings.cachePrefix, keyInfo);
     const current = this.entries.get(key);
     // Fencing: only the current holder completes; a reclaimed or released token writes nothing.
     if (!current || current.reservation === null || current.reservation !== reservation) {
@@ -140,7 +137,7 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
       reservation: null,
       statusCode: response.statusCode,
       body: response.body,
-      contentType: response.contentType,
+      contentType: this.shared(response.contentType),
       createdAt: response.createdAt.getTime(),
     };
     this.entries.set(key, entry);
@@ -150,9 +147,19 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
   }
 
   releaseReservation(keyInfo: IdempotentKeyInfo, reservation: string): Promise<void> {
-    const key = keyOf(this.timings.cachePrefix, keyInfo);
+    const key = storageKey(this.timings.cachePrefix, keyInfo);
     if (this.entries.get(key)?.reservation === reservation) this.entries.delete(key);
     return Promise.resolve();
+  }
+
+  /** The first copy seen of `contentType`; an app answers with a handful of them at most. */
+  private shared(contentType: string): string {
+    const known = this.contentTypes.get(contentType);
+    if (known !== undefined) return known;
+    if (this.contentTypes.size < MAX_SHARED_CONTENT_TYPES) {
+      this.contentTypes.set(contentType, contentType);
+    }
+    return contentType;
   }
 
   /** Drops every key and the expiry timer. */
