@@ -1,23 +1,22 @@
 // Benchmark of the idempotency guard (not a test): throughput of an unguarded POST route, the
 // same route guarded with a new key per request, and replays (CachedResult), side by side in one
-// run; then memory per stored key in the memory store and its return to baseline after expiry.
+// run, for two handlers: one that only echoes the body (the guard's whole cost shows) and one
+// that inserts the order through Knex into SQLite (a create route as slicekit generates them).
+// Then memory per stored key in the memory store and its return to baseline after expiry.
 //
 //   npm run bench:idempotency
 //   BENCH_DURATION=5 BENCH_ROUNDS=3 BENCH_CONNECTIONS=32 BENCH_KEYS=1000000 npm run bench:idempotency
 //
-// The server runs in a child process so the load generator does not share its event loop.
+// The server runs in a child process so the load generator does not share its event loop, and it
+// runs the compiled runtime (runtime/dist, what apps run; the npm script builds it first): the
+// TypeScript sources under tsx carry esbuild's name-keeping wrappers on every closure.
 // The last line printed is one JSON object with the ratios; stores add their figures to it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import {
-  addIdempotentKey,
-  buildKeyInfo,
-  requiredIdempotentKey,
-  silentLogger,
-  startApp,
-} from '../runtime/src/idempotency/index.js';
+import knex from 'knex';
+import { buildKeyInfo } from '../runtime/src/idempotency/index.js';
 import { MemoryIdempotencyStore } from '../runtime/src/idempotency/stores/memory.js';
 import { benchStores, printStoreRows } from './idempotency-stores.js';
 
@@ -54,8 +53,30 @@ const KEYS = env('BENCH_KEYS', 1_000_000);
 const MEMORY_EXPIRATION_MS = env('BENCH_MEMORY_EXPIRATION_MS', 20_000);
 const BODY = JSON.stringify({ sku: 'ABC-123', quantity: 2, note: 'benchmark order' });
 
-/** The app under test: one handler, mounted unguarded and guarded. */
+/**
+ * The app under test: two handlers, each mounted unguarded and guarded. `/echo` answers the body
+ * it got; `/orders` inserts it through Knex into an in-memory SQLite table (CPU work only, no
+ * disk wait) and answers the stored row, as a generated create route does.
+ */
 async function serve(): Promise<void> {
+  // The package name resolves to runtime/dist here: this child runs without the
+  // slicekit-source condition.
+  const { addIdempotentKey, requiredIdempotentKey, silentLogger, startApp } =
+    (await import('@slicekit/runtime/idempotency')) as typeof import('../runtime/src/idempotency/index.js');
+  const db = knex({
+    client: 'better-sqlite3',
+    connection: { filename: ':memory:' },
+    useNullAsDefault: true,
+    pool: { min: 1, max: 1 },
+  });
+  await db.schema.createTable('orders', (table) => {
+    table.increments('id');
+    table.string('sku', 64).notNullable();
+    table.integer('quantity').notNullable();
+    table.string('note', 200);
+    table.string('created_at', 32).notNullable();
+  });
+
   const app = express();
   app.use(express.json());
   addIdempotentKey(app, (options) => {
@@ -63,17 +84,26 @@ async function serve(): Promise<void> {
     options.conflictHandling = 'CachedResult';
   });
   let id = 0;
-  const create: express.RequestHandler = (req, res) => {
+  const echo: express.RequestHandler = (req, res) => {
     res.status(201).json({ id: ++id, ...req.body });
   };
-  app.post('/plain', create);
+  const createOrder: express.RequestHandler = async (req, res) => {
+    const { sku, quantity, note } = req.body as { sku: string; quantity: number; note: string };
+    const [order] = await db('orders')
+      .insert({ sku, quantity, note, created_at: new Date().toISOString() })
+      .returning(['id', 'sku', 'quantity', 'note', 'created_at']);
+    res.status(201).json(order);
+  };
+  app.post('/echo', echo);
+  app.post('/echo/guarded', requiredIdempotentKey(), echo);
+  app.post('/orders', createOrder);
+  app.post('/orders/guarded', requiredIdempotentKey(), createOrder);
   // CPU time the server spent, read around each load: CPU per request is steadier than req/s on
   // a machine shared with other work.
   app.get('/__cpu', (_req, res) => {
     const { user, system } = process.cpuUsage();
     res.json({ micros: user + system });
   });
-  app.post('/guarded', requiredIdempotentKey(), create);
   const server = await startApp(app, { port: 0, host: '127.0.0.1' });
   // Exit normally on SIGTERM, so `--cpu-prof` can write its profile when profiling this server.
   process.once('SIGTERM', () => process.exit(0));
@@ -152,8 +182,8 @@ function child(
 interface Scenario {
   readonly name: string;
   readonly path: string;
-  /** Sets the key header per request; undefined sends none. */
-  readonly key?: () => string;
+  /** The key header of each request. Unguarded routes get one too, so every scenario sends the same bytes. */
+  readonly key: () => string;
 }
 
 interface Measured {
@@ -180,13 +210,10 @@ async function load(base: string, scenario: Scenario): Promise<Measured> {
       {
         method: 'POST',
         path: scenario.path,
-        setupRequest: (request) => {
-          if (!scenario.key) return request;
-          return {
-            ...request,
-            headers: { ...request.headers, 'x-idempotency-key': scenario.key() },
-          };
-        },
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, 'x-idempotency-key': scenario.key() },
+        }),
       },
     ],
   });
@@ -209,17 +236,24 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   let counter = 0;
   const run = Date.now().toString(36);
+  const newKey = () => `${run}-${++counter}`;
+  const replayedKey = () => `${run}-replayed`;
   const scenarios: Scenario[] = [
-    { name: 'plain POST (unguarded)', path: '/plain' },
-    { name: 'memory, new key each request', path: '/guarded', key: () => `${run}-${++counter}` },
-    { name: 'memory, replay (CachedResult)', path: '/guarded', key: () => `${run}-replayed` },
+    { name: 'echo: plain POST (unguarded)', path: '/echo', key: newKey },
+    { name: 'echo: memory, new key each request', path: '/echo/guarded', key: newKey },
+    { name: 'echo: memory, replay (CachedResult)', path: '/echo/guarded', key: replayedKey },
+    { name: 'create: plain POST (unguarded)', path: '/orders', key: newKey },
+    { name: 'create: memory, new key each request', path: '/orders/guarded', key: newKey },
+    { name: 'create: memory, replay (CachedResult)', path: '/orders/guarded', key: replayedKey },
   ];
-  // Prime the replayed key, then warm up every route once.
-  await fetch(`${base}/guarded`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-idempotency-key': `${run}-replayed` },
-    body: BODY,
-  });
+  // Prime the replayed key of each guarded route, then warm up every route once.
+  for (const path of ['/echo/guarded', '/orders/guarded']) {
+    await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-idempotency-key': replayedKey() },
+      body: BODY,
+    });
+  }
   const samples = new Map<string, Measured[]>(scenarios.map((s) => [s.name, []]));
   process.stderr.write(
     `warming up, then ${ROUNDS} rounds of ${DURATION_S}s per scenario, ${CONNECTIONS} connections\n`,
@@ -242,20 +276,29 @@ async function main(): Promise<void> {
       errors: list.reduce((sum, m) => sum + m.errors, 0),
     };
   });
-  const plain = rows[0]!.rps;
+  // Each guarded row is compared with the unguarded row of its own handler, three rows above.
+  const plainOf = (index: number) => rows[index - (index % 3)]!;
   console.log('\nthroughput (median of rounds)');
   console.table(
-    rows.map((row) => ({
+    rows.map((row, index) => ({
       scenario: row.scenario,
       'req/s': Math.round(row.rps),
-      'vs plain': (row.rps / plain).toFixed(3),
+      'vs plain': (row.rps / plainOf(index).rps).toFixed(3),
       'server CPU µs/req': row.cpu.toFixed(1),
-      'CPU vs plain': (rows[0]!.cpu / row.cpu).toFixed(3),
+      'CPU vs plain': (plainOf(index).cpu / row.cpu).toFixed(3),
+      'added CPU µs/req': (row.cpu - plainOf(index).cpu).toFixed(1),
       'p50 ms': row.p50,
       'p99 ms': row.p99,
       'non-2xx/errors': row.errors,
     })),
   );
+  /** Throughput and CPU ratios of row `index` to its unguarded row, and the CPU it adds. */
+  const against = (index: number) => ({
+    rps: Number((rows[index]!.rps / plainOf(index).rps).toFixed(3)),
+    cpu: Number((plainOf(index).cpu / rows[index]!.cpu).toFixed(3)),
+    addedMicros: Number((rows[index]!.cpu - plainOf(index).cpu).toFixed(1)),
+  });
+  const [echoNew, echoReplay, createNew, createReplay] = [1, 2, 4, 5].map(against);
 
   process.stderr.write(
     `filling a memory store with ${KEYS} keys (expiration ${MEMORY_EXPIRATION_MS} ms)\n`,
@@ -287,13 +330,23 @@ async function main(): Promise<void> {
   if (stores) printStoreRows(stores);
 
   const summary = {
-    memory_new_vs_plain: Number((rows[1]!.rps / plain).toFixed(3)),
-    memory_replay_vs_plain: Number((rows[2]!.rps / plain).toFixed(3)),
-    memory_new_vs_plain_cpu: Number((rows[0]!.cpu / rows[1]!.cpu).toFixed(3)),
-    memory_replay_vs_plain_cpu: Number((rows[0]!.cpu / rows[2]!.cpu).toFixed(3)),
-    plain_rps: Math.round(plain),
+    // The echo route: the guard's whole cost against a handler that does nothing.
+    memory_new_vs_plain: echoNew!.rps,
+    memory_replay_vs_plain: echoReplay!.rps,
+    memory_new_vs_plain_cpu: echoNew!.cpu,
+    memory_replay_vs_plain_cpu: echoReplay!.cpu,
+    memory_new_added_cpu_us: echoNew!.addedMicros,
+    memory_replay_added_cpu_us: echoReplay!.addedMicros,
+    plain_rps: Math.round(rows[0]!.rps),
     memory_new_rps: Math.round(rows[1]!.rps),
     memory_replay_rps: Math.round(rows[2]!.rps),
+    // The create route: an insert through Knex into SQLite, as generated create routes do.
+    create_memory_new_vs_plain: createNew!.rps,
+    create_memory_replay_vs_plain: createReplay!.rps,
+    create_memory_new_vs_plain_cpu: createNew!.cpu,
+    create_memory_replay_vs_plain_cpu: createReplay!.cpu,
+    create_memory_new_added_cpu_us: createNew!.addedMicros,
+    create_plain_rps: Math.round(rows[3]!.rps),
     memory_bytes_per_key: Math.round(perKey),
     memory_keys: KEYS,
     memory_keys_after_expiration: m.keysAfter,
