@@ -10,7 +10,6 @@ import type { CachedResponse, IdempotentKeyInfo } from './store.js';
 const RECORDER = Symbol.for('@slicekit/runtime:idempotency.recorder');
 const CAPTURING = Symbol.for('@slicekit/runtime:idempotency.capturing');
 
-type Chunk = string | Uint8Array;
 type Write = (this: Response, chunk: unknown, encoding?: unknown, callback?: unknown) => boolean;
 type End = (this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) => Response;
 /** Where a recorded response goes on to: the `write` and `end` that were in place before. */
@@ -20,6 +19,14 @@ interface Sink {
 }
 type Recording = Request & { [RECORDER]?: Recorder };
 type CapturingPrototype = Response & { [CAPTURING]?: Sink };
+/**
+ * What the recorder reads of an Express app (missing from its types): `response`, the prototype
+ * Express gives every `res` of the app, and `parent`, the app a sub-app is mounted in.
+ */
+interface MountedApp {
+  readonly response?: CapturingPrototype;
+  readonly parent?: MountedApp;
+}
 
 /** True when `status` is in the cacheable window or listed as an extra cacheable status. */
 export function isCacheable(runtime: GuardRuntime, status: number): boolean {
@@ -99,7 +106,7 @@ class Recorder {
         typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8',
       );
     } else {
-      const view = chunk as Chunk as Uint8Array;
+      const view = chunk as Uint8Array;
       bytes = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
       this.borrowed = true;
     }
@@ -258,10 +265,16 @@ export function captureResponse(
   reservation: string,
 ): void {
   const recorder = new Recorder(runtime, info, reservation);
-  // `app.response` is the prototype Express gives every `res` of the app (missing from its types).
-  const proto = (req.app as { response?: CapturingPrototype }).response;
+  const mounted = req.app as unknown as MountedApp;
+  const proto = mounted.response;
   const fromPrototype = proto !== undefined && Object.getPrototypeOf(res) === proto;
-  if (fromPrototype) captureThrough(proto);
+  if (fromPrototype) {
+    // A sub-app's route may pass the request on to its parent app, where `res` takes the
+    // parent's prototype: every app up the mount chain records.
+    for (let app: MountedApp | undefined = mounted; app; app = app.parent) {
+      if (app.response) captureThrough(app.response);
+    }
+  }
   if (!fromPrototype || res.write !== proto.write || res.end !== proto.end) {
     recorder.ownSink = { write: res.write as Write, end: res.end as End };
     res.write = ownWrite as Response['write'];

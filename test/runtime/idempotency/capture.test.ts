@@ -67,6 +67,25 @@ describe('idempotency guard: recording the response', () => {
     expect(runs.of('admin')).to.equal(1);
   });
 
+  it('records a sub-app route that hands the request on to a route of the parent app', async () => {
+    const { app, runs } = await guardedApp(
+      (app, runs) => {
+        const admin = express();
+        admin.post('/orders', requiredIdempotentKey(), (_req, _res, next) => next());
+        app.use('/admin', admin);
+        app.post('/admin/orders', counting(runs, 'parent'));
+      },
+      (options) => (options.conflictHandling = 'CachedResult'),
+    );
+    const first = await request(app).post('/admin/orders').set('X-Idempotency-Key', 'k1');
+    const again = await request(app).post('/admin/orders').set('X-Idempotency-Key', 'k1');
+    expect(first.status).to.equal(201);
+    expect(again.status).to.equal(201);
+    expect(again.text).to.equal(first.text);
+    expect(again.headers['idempotent-replayed']).to.equal('true');
+    expect(runs.of('parent')).to.equal(1);
+  });
+
   it('leaves unguarded routes of the same app untouched, chunks, callbacks and all', async () => {
     const { app, runs } = await guardedApp((app, runs) => {
       app.post('/guarded', requiredIdempotentKey(), counting(runs, 'guarded'));
