@@ -16,7 +16,13 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import knex from 'knex';
-import { buildKeyInfo } from '../runtime/src/idempotency/index.js';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  buildKeyInfo,
+  type IdempotencyKeyStore,
+  type KeyCheckResult,
+} from '../runtime/src/idempotency/index.js';
 import { MemoryIdempotencyStore } from '../runtime/src/idempotency/stores/memory.js';
 import { benchStores, printStoreRows } from './idempotency-stores.js';
 
@@ -61,7 +67,13 @@ const BODY = JSON.stringify({ sku: 'ABC-123', quantity: 2, note: 'benchmark orde
 async function serve(): Promise<void> {
   // The package name resolves to runtime/dist here: this child runs without the
   // slicekit-source condition.
-  const { addIdempotentKey, requiredIdempotentKey, silentLogger, startApp } =
+  const {
+    addIdempotentKey,
+    addIdempotentKeyWithStore,
+    requiredIdempotentKey,
+    silentLogger,
+    startApp,
+  } =
     (await import('@slicekit/runtime/idempotency')) as typeof import('../runtime/src/idempotency/index.js');
   const db = knex({
     client: 'better-sqlite3',
@@ -100,17 +112,45 @@ async function serve(): Promise<void> {
   app.post('/orders/guarded', requiredIdempotentKey(), createOrder);
   // CPU time the server spent, read around each load: CPU per request is steadier than req/s on
   // a machine shared with other work.
-  app.get('/__cpu', (_req, res) => {
+  const cpu: express.RequestHandler = (_req, res) => {
     const { user, system } = process.cpuUsage();
     res.json({ micros: user + system });
+  };
+  app.get('/__cpu', cpu);
+
+  // The guard's floor: the same guarded echo route on an app whose store keeps nothing (every key
+  // is new, nothing is stored), so the guard's own work shows apart from the memory store's.
+  const floor = express();
+  floor.use(express.json());
+  addIdempotentKeyWithStore(floor, new KeepNothingStore(), (options) => {
+    options.logger = silentLogger;
   });
-  const server = await startApp(app, { port: 0, host: '127.0.0.1' });
+  floor.post('/echo/guarded', requiredIdempotentKey(), echo);
+  floor.get('/__cpu', cpu);
+
+  const portOf = (server: Server) => (server.address() as AddressInfo).port;
+  const servers = await Promise.all(
+    [app, floor].map((a) => startApp(a, { port: 0, host: '127.0.0.1' })),
+  );
   // Exit normally on SIGTERM, so `--cpu-prof` can write its profile when profiling this server.
   process.once('SIGTERM', () => process.exit(0));
-  const address = server.address();
   process.stdout.write(
-    `${JSON.stringify({ port: typeof address === 'object' ? address?.port : 0 })}\n`,
+    `${JSON.stringify({ port: portOf(servers[0]!), floorPort: portOf(servers[1]!) })}\n`,
   );
+}
+
+/** A store that answers every key as new and keeps nothing: what is left is the guard itself. */
+class KeepNothingStore implements IdempotencyKeyStore {
+  private reserved = 0;
+  isKeyProcessed(): Promise<KeyCheckResult> {
+    return Promise.resolve({ processed: false, reservation: String(++this.reserved) });
+  }
+  markKeyAsProcessed(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+  releaseReservation(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 /** Fills a memory store with `KEYS` completed keys, as the guard would, and reports bytes per key. */
@@ -181,7 +221,11 @@ function child(
 
 interface Scenario {
   readonly name: string;
+  /** The server: the main app, or the one whose store keeps nothing. */
+  readonly base: string;
   readonly path: string;
+  /** The unguarded scenario this one is compared with; none for an unguarded one. */
+  readonly against?: Scenario;
   /** The key header of each request. Unguarded routes get one too, so every scenario sends the same bytes. */
   readonly key: () => string;
 }
@@ -197,7 +241,8 @@ interface Measured {
 const cpuMicros = async (base: string) =>
   ((await (await fetch(`${base}/__cpu`)).json()) as { micros: number }).micros;
 
-async function load(base: string, scenario: Scenario): Promise<Measured> {
+async function load(scenario: Scenario): Promise<Measured> {
+  const { base } = scenario;
   const cpuBefore = await cpuMicros(base);
   const result = await autocannon({
     url: `${base}${scenario.path}`,
@@ -232,19 +277,57 @@ const median = (values: number[]) =>
 
 async function main(): Promise<void> {
   const server = child('serve');
-  const { port } = JSON.parse(await server.line) as { port: number };
-  const base = `http://127.0.0.1:${port}`;
+  const ports = JSON.parse(await server.line) as { port: number; floorPort: number };
+  const base = `http://127.0.0.1:${ports.port}`;
   let counter = 0;
   const run = Date.now().toString(36);
   const newKey = () => `${run}-${++counter}`;
   const replayedKey = () => `${run}-replayed`;
+  const echo: Scenario = { name: 'echo: plain POST (unguarded)', base, path: '/echo', key: newKey };
+  const create: Scenario = {
+    name: 'create: plain POST (unguarded)',
+    base,
+    path: '/orders',
+    key: newKey,
+  };
   const scenarios: Scenario[] = [
-    { name: 'echo: plain POST (unguarded)', path: '/echo', key: newKey },
-    { name: 'echo: memory, new key each request', path: '/echo/guarded', key: newKey },
-    { name: 'echo: memory, replay (CachedResult)', path: '/echo/guarded', key: replayedKey },
-    { name: 'create: plain POST (unguarded)', path: '/orders', key: newKey },
-    { name: 'create: memory, new key each request', path: '/orders/guarded', key: newKey },
-    { name: 'create: memory, replay (CachedResult)', path: '/orders/guarded', key: replayedKey },
+    echo,
+    {
+      name: 'echo: memory, new key each request',
+      base,
+      path: '/echo/guarded',
+      key: newKey,
+      against: echo,
+    },
+    {
+      name: 'echo: memory, replay (CachedResult)',
+      base,
+      path: '/echo/guarded',
+      key: replayedKey,
+      against: echo,
+    },
+    {
+      name: 'echo: store keeping nothing, new key',
+      base: `http://127.0.0.1:${ports.floorPort}`,
+      path: '/echo/guarded',
+      key: newKey,
+      against: echo,
+    },
+    create,
+    {
+      name: 'create: memory, new key each request',
+      base,
+      path: '/orders/guarded',
+      key: newKey,
+      against: create,
+    },
+    {
+      name: 'create: memory, replay (CachedResult)',
+      base,
+      path: '/orders/guarded',
+      key: replayedKey,
+      against: create,
+    },
   ];
   // Prime the replayed key of each guarded route, then warm up every route once.
   for (const path of ['/echo/guarded', '/orders/guarded']) {
@@ -258,47 +341,57 @@ async function main(): Promise<void> {
   process.stderr.write(
     `warming up, then ${ROUNDS} rounds of ${DURATION_S}s per scenario, ${CONNECTIONS} connections\n`,
   );
-  for (const scenario of scenarios) await load(base, { ...scenario }).catch(() => undefined);
+  for (const scenario of scenarios) await load(scenario).catch(() => undefined);
   // Rounds interleave the scenarios, so a disturbance on the machine hits all of them alike.
   for (let round = 0; round < ROUNDS; round++) {
-    for (const scenario of scenarios) samples.get(scenario.name)!.push(await load(base, scenario));
+    for (const scenario of scenarios) samples.get(scenario.name)!.push(await load(scenario));
   }
   server.proc.kill('SIGTERM');
 
-  const rows = scenarios.map((scenario) => {
-    const list = samples.get(scenario.name)!;
-    return {
-      scenario: scenario.name,
-      rps: median(list.map((m) => m.rps)),
-      cpu: median(list.map((m) => m.cpuMicrosPerRequest)),
-      p50: median(list.map((m) => m.p50)),
-      p99: median(list.map((m) => m.p99)),
-      errors: list.reduce((sum, m) => sum + m.errors, 0),
-    };
-  });
-  // Each guarded row is compared with the unguarded row of its own handler, three rows above.
-  const plainOf = (index: number) => rows[index - (index % 3)]!;
-  console.log('\nthroughput (median of rounds)');
-  console.table(
-    rows.map((row, index) => ({
-      scenario: row.scenario,
-      'req/s': Math.round(row.rps),
-      'vs plain': (row.rps / plainOf(index).rps).toFixed(3),
-      'server CPU µs/req': row.cpu.toFixed(1),
-      'CPU vs plain': (plainOf(index).cpu / row.cpu).toFixed(3),
-      'added CPU µs/req': (row.cpu - plainOf(index).cpu).toFixed(1),
-      'p50 ms': row.p50,
-      'p99 ms': row.p99,
-      'non-2xx/errors': row.errors,
-    })),
+  const measured = new Map(
+    scenarios.map((scenario) => {
+      const list = samples.get(scenario.name)!;
+      const row = {
+        rps: median(list.map((m) => m.rps)),
+        cpu: median(list.map((m) => m.cpuMicrosPerRequest)),
+        p50: median(list.map((m) => m.p50)),
+        p99: median(list.map((m) => m.p99)),
+        errors: list.reduce((sum, m) => sum + m.errors, 0),
+      };
+      return [scenario, row] as const;
+    }),
   );
-  /** Throughput and CPU ratios of row `index` to its unguarded row, and the CPU it adds. */
-  const against = (index: number) => ({
-    rps: Number((rows[index]!.rps / plainOf(index).rps).toFixed(3)),
-    cpu: Number((plainOf(index).cpu / rows[index]!.cpu).toFixed(3)),
-    addedMicros: Number((rows[index]!.cpu - plainOf(index).cpu).toFixed(1)),
-  });
-  const [echoNew, echoReplay, createNew, createReplay] = [1, 2, 4, 5].map(against);
+  /** Throughput and CPU ratios of a scenario to its unguarded one, and the CPU it adds. */
+  const against = (scenario: Scenario) => {
+    const row = measured.get(scenario)!;
+    const plain = measured.get(scenario.against ?? scenario)!;
+    return {
+      rps: Number((row.rps / plain.rps).toFixed(3)),
+      cpu: Number((plain.cpu / row.cpu).toFixed(3)),
+      addedMicros: Number((row.cpu - plain.cpu).toFixed(1)),
+    };
+  };
+  console.log('\nthroughput (median of rounds; guarded rows against their unguarded route)');
+  console.table(
+    scenarios.map((scenario) => {
+      const row = measured.get(scenario)!;
+      const ratio = against(scenario);
+      return {
+        scenario: scenario.name,
+        'req/s': Math.round(row.rps),
+        'vs plain': ratio.rps.toFixed(3),
+        'server CPU µs/req': row.cpu.toFixed(1),
+        'CPU vs plain': ratio.cpu.toFixed(3),
+        'added CPU µs/req': ratio.addedMicros.toFixed(1),
+        'p50 ms': row.p50,
+        'p99 ms': row.p99,
+        'non-2xx/errors': row.errors,
+      };
+    }),
+  );
+  const [echoNew, echoReplay, echoFloor, createNew, createReplay] = [1, 2, 3, 5, 6].map((i) =>
+    against(scenarios[i]!),
+  );
 
   process.stderr.write(
     `filling a memory store with ${KEYS} keys (expiration ${MEMORY_EXPIRATION_MS} ms)\n`,
@@ -337,16 +430,19 @@ async function main(): Promise<void> {
     memory_replay_vs_plain_cpu: echoReplay!.cpu,
     memory_new_added_cpu_us: echoNew!.addedMicros,
     memory_replay_added_cpu_us: echoReplay!.addedMicros,
-    plain_rps: Math.round(rows[0]!.rps),
-    memory_new_rps: Math.round(rows[1]!.rps),
-    memory_replay_rps: Math.round(rows[2]!.rps),
+    plain_rps: Math.round(measured.get(scenarios[0]!)!.rps),
+    memory_new_rps: Math.round(measured.get(scenarios[1]!)!.rps),
+    memory_replay_rps: Math.round(measured.get(scenarios[2]!)!.rps),
+    // The same guarded echo route with a store that keeps nothing: the guard's own share.
+    keep_nothing_new_vs_plain: echoFloor!.rps,
+    keep_nothing_new_added_cpu_us: echoFloor!.addedMicros,
     // The create route: an insert through Knex into SQLite, as generated create routes do.
     create_memory_new_vs_plain: createNew!.rps,
     create_memory_replay_vs_plain: createReplay!.rps,
     create_memory_new_vs_plain_cpu: createNew!.cpu,
     create_memory_replay_vs_plain_cpu: createReplay!.cpu,
     create_memory_new_added_cpu_us: createNew!.addedMicros,
-    create_plain_rps: Math.round(rows[3]!.rps),
+    create_plain_rps: Math.round(measured.get(create)!.rps),
     memory_bytes_per_key: Math.round(perKey),
     memory_keys: KEYS,
     memory_keys_after_expiration: m.keysAfter,
