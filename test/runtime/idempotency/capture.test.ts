@@ -1,7 +1,7 @@
 // Where the recorder sits in the response path: it records what the handler wrote, whatever else
 // wraps the response, in sub-apps too, and leaves the app's unguarded responses as they were.
 import { expect } from 'chai';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
 import { requiredIdempotentKey } from '@slicekit/runtime/idempotency';
 import { counting, guardedApp } from './support/app.js';
@@ -23,6 +23,14 @@ function bracketing(_req: Request, res: Response, next: NextFunction): void {
     return end(loud(chunk), ...rest);
   }) as Response['end'];
   next();
+}
+
+/** Sends one key twice to `path`: the first runs (201), the second replays it. */
+async function expectReplay(app: Express, path: string): Promise<void> {
+  const first = await request(app).post(path).set('X-Idempotency-Key', 'k1').expect(201);
+  const again = await request(app).post(path).set('X-Idempotency-Key', 'k1').expect(201);
+  expect(again.text).to.equal(first.text);
+  expect(again.headers['idempotent-replayed']).to.equal('true');
 }
 
 describe('idempotency guard: recording the response', () => {
@@ -58,12 +66,7 @@ describe('idempotency guard: recording the response', () => {
       },
       (options) => (options.conflictHandling = 'CachedResult'),
     );
-    const first = await request(app).post('/admin/orders').set('X-Idempotency-Key', 'k1');
-    const again = await request(app).post('/admin/orders').set('X-Idempotency-Key', 'k1');
-    expect(first.status).to.equal(201);
-    expect(again.status).to.equal(201);
-    expect(again.text).to.equal(first.text);
-    expect(again.headers['idempotent-replayed']).to.equal('true');
+    await expectReplay(app, '/admin/orders');
     expect(runs.of('admin')).to.equal(1);
   });
 
@@ -77,12 +80,7 @@ describe('idempotency guard: recording the response', () => {
       },
       (options) => (options.conflictHandling = 'CachedResult'),
     );
-    const first = await request(app).post('/admin/orders').set('X-Idempotency-Key', 'k1');
-    const again = await request(app).post('/admin/orders').set('X-Idempotency-Key', 'k1');
-    expect(first.status).to.equal(201);
-    expect(again.status).to.equal(201);
-    expect(again.text).to.equal(first.text);
-    expect(again.headers['idempotent-replayed']).to.equal('true');
+    await expectReplay(app, '/admin/orders');
     expect(runs.of('parent')).to.equal(1);
   });
 
