@@ -126,10 +126,9 @@ class Recorder {
     // with the headers (a Buffer would take a second, vectored write).
     this.collect(chunk, encoding);
     const ending: Ending = { res, sink, chunk, encoding, callback, status: res.statusCode };
-    if (this.settled) {
+    if (this.releasing) {
       // Released already (the handler threw before ending): send once the release is done.
-      if (this.releasing) void this.releasing.then(() => send(ending));
-      else send(ending);
+      void this.releasing.then(() => send(ending));
     } else if (isCacheable(this.runtime, ending.status)) {
       this.record(ending, res.getHeader('content-type'));
     } else {

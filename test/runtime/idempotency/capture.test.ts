@@ -13,14 +13,14 @@ import { counting, guardedApp } from './support/app.js';
 function bracketing(_req: Request, res: Response, next: NextFunction): void {
   const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
   const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => Response;
-  const loud = (chunk: unknown) =>
+  const bracket = (chunk: unknown) =>
     typeof chunk === 'string' || Buffer.isBuffer(chunk) ? `[${chunk.toString()}]` : chunk;
   res.write = ((chunk: unknown, ...rest: unknown[]) =>
-    write(loud(chunk), ...rest)) as Response['write'];
+    write(bracket(chunk), ...rest)) as Response['write'];
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
     // The body length changes with the transform, so the length Express computed is dropped.
     if (!res.headersSent) res.removeHeader('Content-Length');
-    return end(loud(chunk), ...rest);
+    return end(bracket(chunk), ...rest);
   }) as Response['end'];
   next();
 }
@@ -37,23 +37,23 @@ describe('idempotency guard: recording the response', () => {
   it('records the handler body, not what a wrapping middleware sent, and replays through it', async () => {
     const { app, runs } = await guardedApp(
       (app, runs) => {
-        app.post('/loud', bracketing, requiredIdempotentKey(), (_req, res) => {
+        app.post('/bracketed', bracketing, requiredIdempotentKey(), (_req, res) => {
           res
             .status(201)
             .type('text/plain')
-            .send(`run ${runs.hit('loud')} done`);
+            .send(`run ${runs.hit('bracketed')} done`);
         });
       },
       (options) => (options.conflictHandling = 'CachedResult'),
     );
-    const first = await request(app).post('/loud').set('X-Idempotency-Key', 'k1').expect(201);
-    const again = await request(app).post('/loud').set('X-Idempotency-Key', 'k1').expect(201);
+    const first = await request(app).post('/bracketed').set('X-Idempotency-Key', 'k1').expect(201);
+    const again = await request(app).post('/bracketed').set('X-Idempotency-Key', 'k1').expect(201);
     expect(first.text).to.equal('[run 1 done]');
     // Had the recorder kept the transformed bytes, the replay would be transformed twice; it
     // keeps the handler's bytes, so the replay passes the middleware once, like the original.
     expect(again.text).to.equal('[run 1 done]');
     expect(again.headers['idempotent-replayed']).to.equal('true');
-    expect(runs.of('loud')).to.equal(1);
+    expect(runs.of('bracketed')).to.equal(1);
   });
 
   it('records and replays a guarded route of a mounted sub-app', async () => {
