@@ -1,6 +1,13 @@
 // `EventBus`: typed subscribers by event name, fed from the outbox after commit, at least once.
 import { onEventsCommitted } from './after-commit.js';
-import { claimDue, settleDelivered, settleFailed, type OutboxRow } from './claim.js';
+import {
+  claimDue,
+  probeOutbox,
+  releaseClaim,
+  settleDelivered,
+  settleFailed,
+  type OutboxRow,
+} from './claim.js';
 import {
   resolveEventBusOptions,
   retryDelay,
@@ -36,9 +43,11 @@ function toEvent(row: OutboxRow): OutboxEvent {
 }
 
 /**
- * Delivers outbox events to in-process subscribers. `start()` first delivers what is pending
- * (events committed before a crash), then delivers each transaction's events right after it
- * commits, and polls for retries and for events other processes recorded.
+ * Delivers outbox events to in-process subscribers. `start()` checks the outbox and returns; in
+ * the background the bus then delivers what is pending (events committed before a crash or a
+ * restart), delivers each transaction's events right after it commits, and polls for retries and
+ * for events other processes recorded. One pass runs at a time, so this process delivers in
+ * recording order: an event recorded while the backlog is worked through comes after it.
  *
  * @example
  * interface AppEvents { ProductCreated: { id: string; name: string; price: number } }
@@ -51,8 +60,13 @@ export class EventBus<Events extends object = EventMap> {
   private readonly handlers = new Map<string, EventHandler[]>();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
+  /** Set from `start()` until `stop()`; a start whose run was replaced meanwhile gives up. */
+  private run: object | undefined;
+  private stopping: Promise<void> | undefined;
   private running: Promise<DispatchSummary> | undefined;
   private rerun = false;
+  /** Set by `stop()`: the pass in progress ends after the event in flight. */
+  private halting = false;
 
   constructor(options: EventBusOptions) {
     this.options = resolveEventBusOptions(options);
@@ -72,36 +86,62 @@ export class EventBus<Events extends object = EventMap> {
     };
   }
 
-  /** Delivers pending events, then keeps delivering until `stop()`. */
+  /**
+   * Checks that the outbox can be read, then returns without delivering anything: pending events
+   * are delivered in the background (await `dispatchPending()` to wait for them), then each
+   * commit's events as it ends, until `stop()`. A slow backlog, or rows another process has
+   * claimed, never hold up the caller; delivery failures are logged, never thrown.
+   */
   async start(): Promise<void> {
-    if (this.timer) return;
+    await this.stopping;
+    if (this.run) return;
+    const run = {};
+    this.run = run;
+    try {
+      // An unreachable outbox (no migration, database down) should fail the app's start-up,
+      // not leave a timer logging the same error every second.
+      await probeOutbox(this.options.knex, this.options.table);
+    } catch (error) {
+      if (this.run === run) this.run = undefined;
+      throw error;
+    }
+    if (this.run !== run) return;
     this.unsubscribe = onEventsCommitted(this.options.knex, () => this.kick());
     this.timer = setInterval(() => this.kick(), this.options.pollIntervalMs);
     // A timer alone must not keep a finished process (a CLI, a test run) alive.
     this.timer.unref();
-    try {
-      await this.dispatchPending();
-    } catch (error) {
-      // An unreachable outbox (no migration, database down) should fail the app's start-up,
-      // not leave a timer logging the same error every second.
-      await this.stop();
-      throw error;
-    }
+    this.kick();
   }
 
-  /** Stops polling and waits for the delivery in progress, if any. */
-  async stop(): Promise<void> {
+  /**
+   * Stops polling and waits for the delivery in flight, if any. Events the bus had claimed but not
+   * yet handed to a subscriber are released, due at once for the next start or another process.
+   */
+  stop(): Promise<void> {
+    this.run = undefined;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.rerun = false;
-    await this.running?.catch(() => undefined);
+    if (!this.running) return Promise.resolve();
+    this.halting = true;
+    const stopping = this.running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.stopping = stopping;
+    void stopping.then(() => {
+      if (this.stopping === stopping) this.stopping = undefined;
+    });
+    return stopping;
   }
 
   /**
    * Delivers every due event now and resolves when none is left. Calls made while a pass runs
-   * join it (and cause one more pass), so one process never delivers the same event twice.
+   * join it (and cause one more pass), so one process never delivers the same event twice; after
+   * `start()`, awaiting it waits for the backlog. A `stop()` ends the pass after the event in
+   * flight.
    */
   dispatchPending(): Promise<DispatchSummary> {
     if (this.running) {
@@ -112,18 +152,19 @@ export class EventBus<Events extends object = EventMap> {
       const total: DispatchSummary = { delivered: 0, retried: 0, failed: 0 };
       do {
         this.rerun = false;
-        for (;;) {
+        while (!this.halting) {
           const batch = await this.dispatchBatch();
           total.delivered += batch.delivered;
           total.retried += batch.retried;
           total.failed += batch.failed;
           if (batch.claimed < this.options.batchSize) break;
         }
-      } while (this.rerun);
+      } while (this.rerun && !this.halting);
       return total;
     };
     this.running = pass().finally(() => {
       this.running = undefined;
+      this.halting = false;
     });
     return this.running;
   }
@@ -138,7 +179,15 @@ export class EventBus<Events extends object = EventMap> {
     const { knex, table, leaseMs, batchSize, maxAttempts, logger } = this.options;
     const claim = await claimDue(knex, { table, now: Date.now(), leaseMs, batchSize });
     const summary = { delivered: 0, retried: 0, failed: 0, claimed: claim.rows.length };
-    for (const row of claim.rows) {
+    for (const [index, row] of claim.rows.entries()) {
+      if (this.halting) {
+        await releaseClaim(knex, table, claim.token, Date.now());
+        logger?.debug(
+          { left: claim.rows.length - index },
+          'events: stopping, claimed events left pending',
+        );
+        break;
+      }
       const event = toEvent(row);
       const error = await this.deliver(event);
       if (!error) {

@@ -30,6 +30,17 @@ export interface Claim {
 const columns = ['id', 'name', 'entity', 'entity_id', 'payload', 'attempts', 'occurred_at'];
 
 /**
+ * Reads nothing but proves the outbox is usable: the table and the columns a claim touches exist
+ * and the database answers. Rejects otherwise (a migration missing, the database down).
+ */
+export async function probeOutbox(knex: Knex, table: string): Promise<void> {
+  await knex(table)
+    .select([...columns, 'status', 'available_at', 'claim_token'])
+    .where('id', '<', 0)
+    .limit(1);
+}
+
+/**
  * Claims up to `batchSize` due rows: stamps them with a fresh token, pushes `available_at` past
  * the lease and counts the attempt. Another process skips them until the lease runs out, which
  * only happens if this one dies (or a subscriber outlives the lease) before settling them.
@@ -82,6 +93,21 @@ export async function settleDelivered(knex: Knex, table: string, id: number, tok
     claim_token: null,
     last_error: null,
   });
+}
+
+/**
+ * Hands back the rows of a claim that were never delivered (the bus is stopping): they are due at
+ * once again, for this process's next start or another process, without waiting out the lease,
+ * and the attempt the claim counted is returned since no subscriber saw them.
+ */
+export async function releaseClaim(knex: Knex, table: string, token: string, now: number) {
+  await knex(table)
+    .where({ claim_token: token, status: OutboxStatus.Pending })
+    .update({
+      claim_token: null,
+      available_at: now,
+      attempts: knex.raw('?? - 1', ['attempts']),
+    });
 }
 
 /** Schedules a retry at `retryAt`, or marks the row failed when `retryAt` is null. */

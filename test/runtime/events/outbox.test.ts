@@ -145,6 +145,8 @@ describeEachDatabase('event outbox', (db) => {
     bus.on('ThingCreated', (e) => void order.push(`created ${e.payload.n}`));
     bus.on('ThingRenamed', (e) => void order.push(`renamed ${e.payload.name}`));
     await bus.start();
+    // start() delivers them in the background; joining its pass waits for them.
+    await bus.dispatchPending();
     expect(order).to.deep.equal(['created 1', 'renamed b', 'created 3']);
     const statuses = await db.knex(table).distinct('status');
     expect(statuses.map((r: { status: string }) => r.status)).to.deep.equal(['dispatched']);
