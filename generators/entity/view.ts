@@ -210,6 +210,27 @@ function seedValue(f: FieldModel, i: number, seed: string, unique: boolean): str
   return columnValue(f, value);
 }
 
+/**
+ * Methods the generated test runs at once: each changes fields no other one changes (audit fields
+ * aside, which every save stamps), so every answered change must be in the final row. That holds
+ * only when a change locks its row from load to commit.
+ */
+function concurrentChanges<M extends { effects: EffectModel[]; hasExpected: boolean }>(
+  methods: readonly M[],
+): M[] {
+  const taken = new Set<string>();
+  const chosen: M[] = [];
+  for (const m of methods) {
+    const fields = m.effects.map((e) => e.field);
+    if (!m.hasExpected || fields.some((f) => f.role !== 'field' || taken.has(f.name.camel))) {
+      continue;
+    }
+    for (const f of fields) taken.add(f.name.camel);
+    chosen.push(m);
+  }
+  return chosen;
+}
+
 /** Everything the entity templates read. */
 export function entityView(
   model: EntityModel,
@@ -328,6 +349,8 @@ export function entityView(
     }),
     createArgs: model.create.map(argument).join(', '),
     methods,
+    firstMethod: methods[0],
+    concurrentChanges: concurrentChanges(methods),
     updateMethods: updates,
     actionMethods: actions,
     hasUpdates: updates.length > 0,

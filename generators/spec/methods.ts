@@ -146,6 +146,23 @@ const compatible = (param: ParamModel, field: FieldModel): boolean =>
   param.type === field.type ||
   (['string', 'text'].includes(param.type) && ['string', 'text'].includes(field.type));
 
+/**
+ * A parameter that sets a field is stored in that field's column, so the column's limits bound it
+ * too (a typed `byUser` setting `updatedBy` may hold no more than its 255 characters): otherwise a
+ * long value is a database error on PostgreSQL and MySQL and is stored whole on SQLite.
+ */
+function keepWithinColumn(param: ParamModel, field: FieldModel): void {
+  if (field.maxLength !== undefined) {
+    param.maxLength = Math.min(param.maxLength ?? Infinity, field.maxLength);
+  }
+  if (field.minimum !== undefined)
+    param.minimum = Math.max(param.minimum ?? -Infinity, field.minimum);
+  if (field.maximum !== undefined)
+    param.maximum = Math.min(param.maximum ?? Infinity, field.maximum);
+  if (field.scale !== undefined) param.scale = Math.min(param.scale ?? Infinity, field.scale);
+  if (field.values && !param.values) param.values = field.values;
+}
+
 function resolveEffects(
   scope: Scope,
   path: string,
@@ -199,6 +216,7 @@ function resolveEffects(
         });
         return;
       }
+      keepWithinColumn(param, field);
       effects.push({ field, source: { kind: 'param', param } });
     } else if (effect.now) {
       if (field.type !== 'date-time' && field.type !== 'date') {

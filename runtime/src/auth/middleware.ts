@@ -129,7 +129,8 @@ export function authenticate(options: AuthOptions = {}): RequestHandler {
       });
     }
     const id = payload[userIdClaim];
-    if ((typeof id !== 'string' || id === '') && typeof id !== 'number') {
+    // A subject of blanks names nobody: it must not become a principal of its own.
+    if ((typeof id !== 'string' || id.trim() === '') && typeof id !== 'number') {
       return unauthorized(
         res,
         `the bearer token has no "${userIdClaim}" claim naming the caller`,

@@ -26,11 +26,12 @@ export type AuthUser = Express.User;
 /**
  * The caller's id, or undefined for an anonymous request. A numeric id (what Passport apps often
  * put on `req.user` from an integer primary key) counts as its decimal text, so each user keeps
- * an audit name, ownership and idempotency scope of their own.
+ * an audit name, ownership and idempotency scope of their own. An id that is blank after trimming
+ * names nobody and counts as anonymous; any other id is the principal exactly as given.
  */
 export function principalId(req: Request): string | undefined {
   const id: unknown = req.user?.id;
-  if (typeof id === 'string') return id.length > 0 ? id : undefined;
+  if (typeof id === 'string') return id.trim().length > 0 ? id : undefined;
   if (typeof id === 'number') return Number.isFinite(id) ? String(id) : undefined;
   if (typeof id === 'bigint') return id.toString();
   return undefined;

@@ -40,6 +40,7 @@ export class CrudOptionsError extends SlicekitError {
 
 export const NOT_FOUND_TYPE = 'urn:slicekit:problem:not-found';
 export const INVALID_REQUEST_TYPE = 'urn:slicekit:problem:invalid-request';
+export const PRECONDITION_FAILED_TYPE = 'urn:slicekit:problem:precondition-failed';
 
 /** One rejected input value of a request. */
 export interface FieldError {
@@ -58,6 +59,15 @@ export function notFound(entity: string, id: string): ProblemError {
     code: 'crud.not_found',
     id,
   });
+}
+
+/** The 412 problem of a change whose `If-Match` no longer matches the row. */
+export function preconditionFailed(entity: string, id: string): ProblemError {
+  return new ProblemError(
+    412,
+    `${entity} ${id} has changed since the version in If-Match; load it again and retry`,
+    { type: PRECONDITION_FAILED_TYPE, code: 'crud.precondition_failed', id },
+  );
 }
 
 /** The 400 problem listing every field error of a request. */

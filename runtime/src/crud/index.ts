@@ -1,6 +1,7 @@
 // @slicekit/runtime/crud: what generated slices are built on: the slice module and its discovery,
 // entity tables, load/call/save with audit stamping, request validation and route helpers.
 // See docs/generated-code.md.
+export { asCaller, callerOf, type Caller } from './caller.js';
 export { discoverSlices, type DiscoverSlicesOptions } from './discover.js';
 export {
   CrudOptionsError,
@@ -9,6 +10,8 @@ export {
   invalidRequest,
   NOT_FOUND_TYPE,
   notFound,
+  PRECONDITION_FAILED_TYPE,
+  preconditionFailed,
   SliceDiscoveryError,
   type FieldError,
 } from './errors.js';
@@ -21,6 +24,7 @@ export {
   loadRow,
   visibleRows,
 } from './repository.js';
+export { sendEntity } from '../http/entity-tag.js';
 export { callerRows, crudRoute, describeMapped, mappedOps, principalOf } from './routes.js';
 export {
   AUDIT_FIELDS,

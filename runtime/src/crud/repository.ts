@@ -1,12 +1,15 @@
 // Load / call / save: the persistence steps every generated handler takes, with audit stamping,
-// ownership and declared events. A change runs in one transaction and answers with the row as
-// stored, so the DTO shows exactly what the database kept (decimals, time precision), and the
-// events it raises are written to the outbox in that same transaction.
+// ownership, row locks, entity tags and declared events. A change runs in one transaction and
+// answers with the row as stored, so the DTO shows exactly what the database kept (decimals, time
+// precision), and the events it raises are written to the outbox in that same transaction.
 import type { Knex } from 'knex';
+import { sqlFamily } from '../events/dialect.js';
 import { createdEvents, updatedEvents, type EntityEvents } from '../events/declared.js';
 import { recordEvents } from '../events/record.js';
+import { ifMatchHolds, withEntityTag } from '../http/entity-tag.js';
 import { ProblemError } from '../http/problem.js';
-import { INVALID_REQUEST_TYPE, notFound } from './errors.js';
+import { asCaller, type Caller } from './caller.js';
+import { INVALID_REQUEST_TYPE, notFound, preconditionFailed } from './errors.js';
 import type { EntityTable } from './table.js';
 
 type Row = Record<string, unknown>;
@@ -25,14 +28,15 @@ export function checkId(table: EntityTable<unknown>, id: string): string {
       ? UUID.test(id)
       : table.idKind === 'integer'
         ? INTEGER.test(id)
-        : id.length > 0;
+        : // PostgreSQL refuses a NUL character in text; refused alike on every database.
+          id.length > 0 && !id.includes('\u0000');
   if (ok) return table.idKind === 'uuid' ? id.toLowerCase() : id;
   const expected =
     table.idKind === 'uuid'
       ? 'a UUID'
       : table.idKind === 'integer'
         ? 'a whole number'
-        : 'not empty';
+        : 'non-empty text without NUL characters';
   const message = `must be ${expected}`;
   throw new ProblemError(400, `the id ${message}`, {
     type: INVALID_REQUEST_TYPE,
@@ -43,8 +47,8 @@ export function checkId(table: EntityTable<unknown>, id: string): string {
 
 /**
  * The rows of `table` the caller may reach: all of them, or for an owned table only those whose
- * `ownedBy` is `principal` (anonymous callers, `''`, share the rows created anonymously). Another
- * caller's row is then simply not found, so a 404 never tells that it exists.
+ * `ownedBy` is exactly `principal` (anonymous callers, `''`, share the rows created anonymously).
+ * Another caller's row is then simply not found, so a 404 never tells that it exists.
  *
  * @example
  * const mine = await visibleRows(knex, productTable, principalOf(req)).where('price', '>', 10);
@@ -57,27 +61,66 @@ export function visibleRows(
   return ownRowsOnly(db(table.table), table, principal);
 }
 
-/** Narrows `query` on `table` to the rows `principal` owns, when the table is owned. */
+/**
+ * Narrows `query` on `table` to the rows `principal` owns, when the table is owned. The owner
+ * compares byte for byte on every database: MySQL's usual collations would also match `ALICE`,
+ * `alicé` and `alice ` to `alice`, so there the collation's match (which can use the index) is
+ * narrowed by a binary one.
+ */
 export function ownRowsOnly(
   query: Knex.QueryBuilder,
   table: EntityTable<unknown>,
   principal: string,
 ): Knex.QueryBuilder {
-  return table.ownerColumn ? query.where(`${table.table}.${table.ownerColumn}`, principal) : query;
+  if (!table.ownerColumn) return query;
+  const column = `${table.table}.${table.ownerColumn}`;
+  query.where(column, principal);
+  if (sqlFamily(query) === 'mysql') query.whereRaw('binary ?? = binary ?', [column, principal]);
+  return query;
 }
 
-/** The row of `id`, among those `principal` may reach; a 404 problem when there is none. */
+/**
+ * The row of `id`, among those the caller may reach; a 404 problem when there is none. The row
+ * carries its entity tag, so the DTO built from it is sent with an `ETag` (`sendEntity`).
+ */
 export async function loadRow(
   db: Db,
   table: EntityTable<unknown>,
   id: string,
-  principal = '',
+  caller: Caller | string = '',
+): Promise<Row> {
+  return findRow(db, table, id, asCaller(caller).principal, false);
+}
+
+/**
+ * The row of `id` among `principal`'s, locked until the transaction `db` ends when `lock` is set
+ * (`SELECT ... FOR UPDATE` on PostgreSQL and MySQL; SQLite's single writer already serialises).
+ */
+async function findRow(
+  db: Db,
+  table: EntityTable<unknown>,
+  id: string,
+  principal: string,
+  lock: boolean,
 ): Promise<Row> {
   const key = checkId(table, id);
-  const row = (await visibleRows(db, table, principal).where(table.idColumn, key).first()) as
-    Row | undefined;
+  const query = visibleRows(db, table, principal).where(table.idColumn, key);
+  if (lock && sqlFamily(db) !== 'sqlite') query.forUpdate();
+  const row = (await query.first()) as Row | undefined;
   if (!row) throw notFound(table.entityName, id);
-  return row;
+  return withEntityTag(row, table.entityTag(row));
+}
+
+/** Refuses the change of `row` when the caller's `If-Match` does not match its entity tag (412). */
+function checkPrecondition(
+  table: EntityTable<unknown>,
+  id: string,
+  row: Row,
+  caller: Caller,
+): void {
+  if (caller.ifMatch !== undefined && !ifMatchHolds(caller.ifMatch, table.entityTag(row))) {
+    throw preconditionFailed(table.entityName, id);
+  }
 }
 
 /** The entity of `id` (an instance of its class); a 404 problem when there is none. */
@@ -85,9 +128,9 @@ export async function loadEntity<E>(
   db: Db,
   table: EntityTable<E>,
   id: string,
-  principal = '',
+  caller: Caller | string = '',
 ): Promise<E> {
-  return table.fromRow(await loadRow(db, table as EntityTable<unknown>, id, principal));
+  return table.fromRow(await loadRow(db, table as EntityTable<unknown>, id, caller));
 }
 
 function idOf<E>(table: EntityTable<E>, entity: E): string {
@@ -101,19 +144,20 @@ function eventsOf(table: EntityTable<unknown>): EntityEvents | undefined {
 
 /**
  * Inserts a new entity and answers with the stored row. Audited entities get `createdBy` and
- * `updatedBy` set to `principal` (the caller's id, empty when anonymous) and `createdOn` and
- * `updatedOn` to now: the first save is a save too. Owned entities get `ownedBy` = `principal`.
- * Declared `Created` events are recorded in the same transaction, from the stored values.
+ * `updatedBy` set to the caller's principal (empty when anonymous) and `createdOn` and `updatedOn`
+ * to now: the first save is a save too. Owned entities get `ownedBy` = the principal. Declared
+ * `Created` events are recorded in the same transaction, from the stored values.
  *
  * @example
- * const row = await insertEntity(knex, productTable, new Product('Desk', 120), principalOf(req));
+ * const row = await insertEntity(knex, productTable, new Product('Desk', 120), callerOf(req));
  */
 export async function insertEntity<E>(
   knex: Knex,
   table: EntityTable<E>,
   entity: E,
-  principal: string,
+  caller: Caller | string,
 ): Promise<Row> {
+  const { principal } = asCaller(caller);
   const target = entity as Row;
   const any = table as EntityTable<unknown>;
   if (table.audited) {
@@ -126,7 +170,7 @@ export async function insertEntity<E>(
   if (table.owned) target.ownedBy = principal;
   return knex.transaction(async (trx) => {
     await trx(table.table).insert(table.toRow(entity));
-    const row = await loadRow(trx, any, idOf(table, entity), principal);
+    const row = await findRow(trx, any, idOf(table, entity), principal, false);
     const events = eventsOf(any);
     if (events) await recordEvents(trx, createdEvents(events, any.fromRow(row) as Row));
     return row;
@@ -135,24 +179,29 @@ export async function insertEntity<E>(
 
 /**
  * Loads the entity of `id` (among the caller's rows, for an owned table), runs `change` on it and
- * saves it, in one transaction; answers with the stored row. Audited entities get `updatedOn` and
- * `updatedBy`: the principal, unless `change` recorded an updater itself by setting `updatedBy`
- * (as the spec's `Approve` does). Declared `Updated` events whose fields changed are recorded in
- * the same transaction; a change touching none of them raises nothing.
+ * saves it, in one transaction; answers with the stored row. The row stays locked from the load
+ * to the commit, so concurrent changes of one row run one after the other and none is lost; the
+ * caller's `If-Match`, when given, must match the row's entity tag (412 otherwise). Audited
+ * entities get `updatedOn` and `updatedBy`: the principal, unless `change` recorded an updater
+ * itself by setting `updatedBy` (as the spec's `Approve` does). Declared `Updated` events whose
+ * fields changed are recorded in the same transaction; a change touching none of them raises
+ * nothing.
  *
  * @example
- * const row = await changeEntity(knex, productTable, id, principal, (p) => p.changePrice(9.5));
+ * const row = await changeEntity(knex, productTable, id, callerOf(req), (p) => p.changePrice(9.5));
  */
 export async function changeEntity<E>(
   knex: Knex,
   table: EntityTable<E>,
   id: string,
-  principal: string,
+  caller: Caller | string,
   change: (entity: E) => void | Promise<void>,
 ): Promise<Row> {
+  const who = asCaller(caller);
   const any = table as EntityTable<unknown>;
   return knex.transaction(async (trx) => {
-    const stored = await loadRow(trx, any, id, principal);
+    const stored = await findRow(trx, any, id, who.principal, true);
+    checkPrecondition(any, id, stored, who);
     const entity = table.fromRow(stored);
     const target = entity as Row;
     // Cleared first, so an updater the method records is told apart from the stored one.
@@ -160,14 +209,18 @@ export async function changeEntity<E>(
     await change(entity);
     if (table.audited) {
       target.updatedOn = new Date();
-      if (target.updatedBy === null || target.updatedBy === undefined) target.updatedBy = principal;
+      if (target.updatedBy === null || target.updatedBy === undefined) {
+        target.updatedBy = who.principal;
+      }
     }
     const values = table.toRow(entity);
     delete values[table.idColumn];
     // The owner never changes hands through a save.
     if (table.ownerColumn) delete values[table.ownerColumn];
-    await visibleRows(trx, any, principal).where(table.idColumn, checkId(any, id)).update(values);
-    const row = await loadRow(trx, any, id, principal);
+    await visibleRows(trx, any, who.principal)
+      .where(table.idColumn, checkId(any, id))
+      .update(values);
+    const row = await findRow(trx, any, id, who.principal, false);
     const events = eventsOf(any);
     if (events) {
       const before = any.fromRow(stored) as Row;
@@ -177,14 +230,27 @@ export async function changeEntity<E>(
   });
 }
 
-/** Deletes the row of `id` (among the caller's rows, for an owned table); 404 when there is none. */
+/**
+ * Deletes the row of `id` (among the caller's rows, for an owned table); 404 when there is none,
+ * 412 when the caller's `If-Match` does not match the row's entity tag.
+ */
 export async function deleteEntity(
   knex: Knex,
   table: EntityTable<unknown>,
   id: string,
-  principal = '',
+  caller: Caller | string = '',
 ): Promise<void> {
+  const who = asCaller(caller);
   const key = checkId(table, id);
-  const deleted = await visibleRows(knex, table, principal).where(table.idColumn, key).delete();
-  if (deleted === 0) throw notFound(table.entityName, id);
+  if (who.ifMatch === undefined) {
+    const deleted = await visibleRows(knex, table, who.principal)
+      .where(table.idColumn, key)
+      .delete();
+    if (deleted === 0) throw notFound(table.entityName, id);
+    return;
+  }
+  await knex.transaction(async (trx) => {
+    checkPrecondition(table, id, await findRow(trx, table, id, who.principal, true), who);
+    await visibleRows(trx, table, who.principal).where(table.idColumn, key).delete();
+  });
 }

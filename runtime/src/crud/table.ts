@@ -1,5 +1,6 @@
 // `defineEntityTable`: how an entity class is stored, property by property, so the repository
 // helpers can turn a row into an entity and back the same way on PostgreSQL, MySQL and SQLite.
+import { createHash } from 'node:crypto';
 import type { EventDeclaration } from '../events/declared.js';
 import { snakeCase } from '../list-query/names.js';
 import { calendarDay } from '../list-query/to-dto.js';
@@ -85,6 +86,11 @@ export interface EntityTable<E> {
   toRow(entity: E): Row;
   /** The entity a stored row stands for (an instance of the class; its constructor is not run). */
   fromRow(row: Row): E;
+  /**
+   * The strong entity tag of a stored row: a digest of every stored value, so any save that
+   * changes the row changes it (updatedOn alone does, on audited tables).
+   */
+  entityTag(row: Row): string;
 }
 
 export const AUDIT_FIELDS: Readonly<Record<string, FieldKind>> = {
@@ -205,6 +211,12 @@ export function defineEntityTable<E>(definition: EntityTableDefinition<E>): Enti
       const entity = Object.create(prototype) as Row;
       for (const f of fields) entity[f.property] = read(f.kind, row[f.column]);
       return entity as E;
+    },
+    entityTag(row) {
+      // Values as read back (decimals as numbers, date-times as instants), so the same stored
+      // row gives the same tag on every load, whatever the driver hands over.
+      const values = fields.map((f) => read(f.kind, row[f.column]));
+      return `"${createHash('sha256').update(JSON.stringify(values)).digest('base64url').slice(0, 22)}"`;
     },
   };
 }

@@ -4,8 +4,8 @@ import { SlicekitError } from '../errors.js';
 
 export type SqlFamily = 'postgres' | 'mysql' | 'sqlite';
 
-/** The SQL family of `knex` (a transaction reports its parent's). */
-export function sqlFamily(knex: Knex): SqlFamily {
+/** The SQL family of `knex` (a transaction or a query builder reports its instance's). */
+export function sqlFamily(knex: Knex | Knex.QueryBuilder): SqlFamily {
   // Every Knex client class carries a `dialect` name; mysql2 and better-sqlite3 inherit theirs.
   const dialect = (knex.client as { dialect?: string }).dialect;
   switch (dialect) {

@@ -1,5 +1,6 @@
 // `defineListResource`: resolves a DTO schema and its column mapping into members, validates the
 // whole definition at start-up, and exposes `toDto`.
+import { entityTagOf, withEntityTag } from '../http/entity-tag.js';
 import type { ColumnMapping, ListResourceDefinition } from './definition.js';
 import { ListResourceDefinitionError } from './errors.js';
 import type { Member, ScalarMember, SubMember } from './members.js';
@@ -24,7 +25,10 @@ export interface ListResource<Dto = Record<string, unknown>> {
   readonly createdOnMember?: ScalarMember;
   /** Names of the members filters and `orderBy` accept, for problem messages. */
   readonly queryableFields: readonly string[];
-  /** Maps a database row (as the list query selects it) to the DTO the list returns. */
+  /**
+   * Maps a database row (as the list query selects it) to the DTO the list returns; the entity
+   * tag of a row the CRUD repository loaded goes with it (`sendEntity` sends it as `ETag`).
+   */
   toDto(row: Record<string, unknown>): Dto;
 }
 
@@ -288,6 +292,7 @@ export function defineListResource<Dto = Record<string, unknown>>(
     idMember: resolved.find((m) => m.property === id.property) as ScalarMember,
     ...(audited ? { createdOnMember: createdOn as ScalarMember } : {}),
     queryableFields: resolved.filter((m) => m.kind === 'scalar').map((m) => m.property),
-    toDto: (row) => rowToDto(resolved, row) as Dto,
+    // A row the CRUD repository loaded carries its entity tag; the DTO of it carries it on.
+    toDto: (row) => withEntityTag(rowToDto(resolved, row) as object, entityTagOf(row)) as Dto,
   };
 }

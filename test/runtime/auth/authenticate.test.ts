@@ -135,6 +135,20 @@ describe('auth middleware', () => {
       expect(res.body.detail).to.match(/"sub"/);
     });
 
+    it('answers 401 to a token whose subject is blank, so it never becomes a principal', async () => {
+      for (const sub of [' ', '   ', '\t']) {
+        const token = await hs256({ ...claims, sub });
+        const res = await request(app).get('/me').set('Authorization', `Bearer ${token}`);
+        expect(res.status, JSON.stringify(sub)).to.equal(401);
+      }
+    });
+
+    it('keeps a subject exactly as the token names it', async () => {
+      const token = await hs256({ ...claims, sub: 'ALICE ' });
+      const res = await request(app).get('/me').set('Authorization', `Bearer ${token}`).expect(200);
+      expect(res.body.user).to.deep.equal({ id: 'ALICE ' });
+    });
+
     it('reads the caller id from a configured claim', async () => {
       const custom = appWith({ jwtSecret: secret, userIdClaim: 'uid' });
       const token = await hs256({ sub: 'ignored', uid: 'user-7' });

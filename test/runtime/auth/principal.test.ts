@@ -7,8 +7,9 @@ import { principalOf } from '@slicekit/runtime/crud';
 const withId = (id: unknown): Request => ({ user: { id } }) as unknown as Request;
 
 describe('the acting principal', () => {
-  it('takes a string id as it is', () => {
+  it('takes a string id as it is, surrounding blanks and case included', () => {
     expect(principalOf(withId('alice'))).to.equal('alice');
+    expect(principalOf(withId('ALICE '))).to.equal('ALICE ');
   });
 
   it('takes a finite number or a bigint as its decimal text', () => {
@@ -17,9 +18,9 @@ describe('the acting principal', () => {
     expect(principalOf(withId(9007199254740993n))).to.equal('9007199254740993');
   });
 
-  it('treats no user, an empty id, a non-finite number or any other value as anonymous', () => {
+  it('treats no user, an empty or blank id, a non-finite number or any other value as anonymous', () => {
     expect(principalOf({} as Request)).to.equal('');
-    for (const id of ['', Number.NaN, Number.POSITIVE_INFINITY, null, undefined, {}, true]) {
+    for (const id of ['', ' ', '\t\n', Number.NaN, Number.POSITIVE_INFINITY, null, undefined, {}, true]) {
       expect(principalOf(withId(id)), String(id)).to.equal('');
     }
   });
