@@ -16,6 +16,19 @@ import type { OpenApiBuildOptions, OpenApiDocument, SliceDescription } from './t
 
 const dtoRef = (name: string) => `#/components/schemas/${name}`;
 
+const IF_MATCH_PARAMETER = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description: 'Change only if the row still has this entity tag (its ETag); 412 otherwise.',
+  schema: { type: 'string' },
+};
+
+const ETAG_HEADER = {
+  description: 'The version of the row: send it back in If-Match to change only that version.',
+  schema: { type: 'string' },
+};
+
 function operationObject(
   slice: SliceDescription,
   op: ResolvedOperation,
@@ -26,6 +39,9 @@ function operationObject(
   const parameters: unknown[] = [];
   if (d.idempotent) parameters.push({ $ref: `#/components/parameters/${IDEMPOTENCY_PARAMETER}` });
   if (d.kind === 'list') parameters.push(...listParameters(slice.dto, d.list ?? {}));
+  // Changes of one row may be made conditional on the version the client read (RFC 9110).
+  const conditional = d.kind === 'update' || d.kind === 'action' || d.kind === 'delete';
+  if (conditional) parameters.push(IF_MATCH_PARAMETER);
 
   const responses: Record<string, unknown> = {};
   const success =
@@ -33,6 +49,7 @@ function operationObject(
       ? { description: 'Done; no body.' }
       : {
           description: d.kind === 'list' ? `One page of ${dtoName}` : `The ${dtoName}`,
+          ...(d.kind === 'list' ? {} : { headers: { ETag: ETAG_HEADER } }),
           content: {
             'application/json': {
               schema: { $ref: dtoRef(d.kind === 'list' ? `${dtoName}PagedResponse` : dtoName) },
@@ -56,6 +73,11 @@ function operationObject(
   }
   if (op.onItem)
     responses['404'] = problemResponse(`No ${slice.entity} with this id is visible to the caller.`);
+  if (conditional) {
+    responses['412'] = problemResponse(
+      `The ${slice.entity} changed since the version named in If-Match; read it again and retry.`,
+    );
+  }
   if (d.idempotent) {
     responses['409'] = problemResponse(
       'This idempotency key was already used, or its first request is still running.',

@@ -85,16 +85,42 @@ describe('OpenAPI document', () => {
     });
   });
 
-  it('answers errors as problem+json: 400 with input, 404 on item routes', () => {
+  it('answers errors as problem+json: 400 with input, 404 on item routes, 412 on changes', () => {
     const update = operation(document, 'put', '/v1/products/{id}');
-    expect(update.responses).to.have.keys('200', '400', '404');
+    expect(update.responses).to.have.keys('200', '400', '404', '412');
     expect(update.responses['404']?.content).to.have.key('application/problem+json');
+    expect(update.responses['412']?.content).to.have.key('application/problem+json');
     const list = operation(document, 'get', '/v1/products');
     expect(list.responses).to.have.keys('200', '400');
     expect(operation(document, 'delete', '/v1/products/{id}').responses).to.have.keys(
       '204',
       '400',
       '404',
+      '412',
+    );
+    expect(operation(document, 'get', '/v1/products/{id}').responses).to.have.keys(
+      '200',
+      '400',
+      '404',
+    );
+  });
+
+  it('documents the ETag of single-row answers and If-Match on changes and deletes', () => {
+    const read = operation(document, 'get', '/v1/products/{id}');
+    expect(read.responses['200']).to.have.nested.property('headers.ETag');
+    expect(read.parameters).to.equal(undefined);
+    for (const [method, path] of [
+      ['put', '/v1/products/{id}'],
+      ['post', '/v1/products/{id}/approval'],
+      ['delete', '/v1/products/{id}'],
+    ] as const) {
+      const names = (operation(document, method, path).parameters ?? []).map(
+        (p) => (p as { name?: string }).name,
+      );
+      expect(names, `${method} ${path}`).to.include('If-Match');
+    }
+    expect(operation(document, 'get', '/v1/products').responses['200']).to.not.have.property(
+      'headers',
     );
   });
 
@@ -108,7 +134,15 @@ describe('OpenAPI document', () => {
       required: true,
     });
     const approve = operation(document, 'post', '/v1/products/{id}/approval');
-    expect(approve.parameters).to.equal(undefined);
+    expect(approve.parameters).to.deep.equal([
+      {
+        name: 'If-Match',
+        in: 'header',
+        required: false,
+        description: 'Change only if the row still has this entity tag (its ETag); 412 otherwise.',
+        schema: { type: 'string' },
+      },
+    ]);
     expect(approve.responses).to.not.have.property('409');
   });
 
