@@ -3,7 +3,7 @@
 // tsc, lint, then the compiled server answering the spec's Product scenarios over HTTP.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { productSpec } from '../../scripts/generate.js';
@@ -220,6 +220,59 @@ for (const dialect of allDialects) {
       server = await startServer();
       expect(await settled()).to.include({ status: 'dispatched' });
       expect(Number((await event())?.attempts)).to.equal(2);
+    });
+
+    it('serves at once on a restart with a slow event backlog, and a stop mid-backlog leaves the rest for the next start', async () => {
+      const outbox = () => db.knex('slicekit_outbox').where('entity_id', 'like', 'backlog-%');
+      const rows = async () =>
+        (await outbox().select('status', 'attempts', 'claim_token')) as {
+          status: string;
+          attempts: number | string;
+          claim_token: string | null;
+        }[];
+      const dispatched = async () => (await rows()).filter((r) => r.status === 'dispatched');
+      await server!.stop();
+      // A subscriber as slow as a call to another service, and 20 events a crash left pending.
+      const eventsFile = join(app, 'src/events.ts');
+      const original = readFileSync(eventsFile, 'utf8');
+      const slow = original.replace(
+        /export function subscribe\(_bus: AppEventBus, _logger: Logger\): void \{\n/,
+        "$&  _bus.on('ProductCreated', () => new Promise<void>((done) => setTimeout(done, 300)));\n",
+      );
+      expect(slow).not.to.equal(original);
+      writeFileSync(eventsFile, slow);
+      try {
+        await db.knex('slicekit_outbox').insert(
+          Array.from({ length: 20 }, (_, n) => ({
+            name: 'ProductCreated',
+            entity: 'Product',
+            entity_id: `backlog-${n}`,
+            payload: JSON.stringify({ id: `backlog-${n}`, name: 'Backlog lamp', price: 1 }),
+            status: 'pending',
+            attempts: 0,
+            occurred_at: Date.now(),
+            available_at: 0,
+          })),
+        );
+        server = await startServer();
+        expect((await fetch(`${server.url}/v1/products`)).status).to.equal(200);
+        expect(await dispatched()).to.have.length.below(20);
+        // SIGTERM mid-backlog: the delivery in flight ends, the rest is released, not leased.
+        await server.stop();
+        const left = (await rows()).filter((r) => r.status === 'pending');
+        expect(left).to.have.length.above(0);
+        expect(left.every((r) => r.claim_token === null && Number(r.attempts) === 0)).to.equal(
+          true,
+        );
+      } finally {
+        writeFileSync(eventsFile, original);
+      }
+      server = await startServer();
+      for (let i = 0; i < 100 && (await dispatched()).length < 20; i++) await sleep(100);
+      const all = await rows();
+      expect(all.filter((r) => r.status === 'dispatched')).to.have.length(20);
+      // Each delivered once: a clean stop never hands an event to a subscriber twice.
+      expect(all.every((r) => Number(r.attempts) === 1)).to.equal(true);
     });
 
     if (dialect === 'sqlite') {
