@@ -2,8 +2,8 @@
 // A generated app's plopfile imports `entity` from `slicekit/plop` (bin/generators.js, which
 // loads this file).
 import type { NodePlopAPI } from 'plop';
-import { registerAppGenerator } from './generators/app.js';
-import { registerEntityGenerator } from './generators/entity.js';
+import { registerAppGenerator } from './generators/app/index.js';
+import { registerEntityGenerator } from './generators/entity/index.js';
 
 export { registerAppGenerator as app, registerEntityGenerator as entity };
 

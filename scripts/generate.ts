@@ -2,7 +2,7 @@
 // a new app, then entities added to it from spec files.
 import { fileURLToPath } from 'node:url';
 import nodePlop from 'node-plop';
-import type { Database } from '../generators/app-options.js';
+import type { Database } from '../generators/app/options.js';
 
 const plopfile = fileURLToPath(new URL('../plopfile.ts', import.meta.url));
 

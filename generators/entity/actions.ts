@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ActionType } from 'plop';
-import type { EntityModel } from '../spec/types.js';
+import type { EntityModel } from '../model/types.js';
 import { formatFile } from './format.js';
 import { entityView } from './view.js';
 

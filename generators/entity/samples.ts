@@ -1,7 +1,7 @@
 // Realistic sample values for seeds and generated tests: picked from a field's name and type,
 // kept inside its constraints, and the same on every run (snapshots stay stable).
 import { createHash } from 'node:crypto';
-import type { FieldModel, ParamModel } from '../spec/types.js';
+import type { FieldModel, ParamModel } from '../model/types.js';
 
 type Typed = Pick<
   FieldModel,

@@ -1,6 +1,6 @@
 // JSON Schemas and TypeScript types of the generated DTO and requests, from the resolved model:
 // each field or parameter's type and constraints, written the way ajv evaluates them.
-import type { FieldModel, FieldType, ParamModel } from '../spec/types.js';
+import type { FieldModel, FieldType, ParamModel } from '../model/types.js';
 
 type Typed = Pick<
   FieldModel,

@@ -6,7 +6,7 @@ import type {
   FieldModel,
   MethodModel,
   ParamModel,
-} from '../spec/types.js';
+} from '../model/types.js';
 import { literal, quote } from './literal.js';
 import { sampleValue, stableUuid, wrongValue } from './samples.js';
 import { dtoSchema, entityType, jsonType, requestSchema } from './schemas.js';

@@ -1,7 +1,7 @@
 // An owned entity's ownedBy never reaches its DTO, so no caller can read, filter, search or sort it.
 import { expect } from 'chai';
-import { EntitySpecError } from '../../generators/spec/errors.js';
-import { resolveSpec } from '../../generators/spec/resolve.js';
+import { EntitySpecError } from '../../generators/model/errors.js';
+import { resolveSpec } from '../../generators/model/resolve.js';
 
 const owned = {
   entity: 'Note',

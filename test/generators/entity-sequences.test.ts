@@ -1,8 +1,8 @@
 // Fields numbered by a sequence on create: defaults resolved from the spec, and every misuse
 // refused with its path and fix.
 import { expect } from 'chai';
-import { EntitySpecError, type SpecProblem } from '../../generators/spec/errors.js';
-import { resolveSpec } from '../../generators/spec/resolve.js';
+import { EntitySpecError, type SpecProblem } from '../../generators/model/errors.js';
+import { resolveSpec } from '../../generators/model/resolve.js';
 
 const ticket = {
   entity: 'Ticket',

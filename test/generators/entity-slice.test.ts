@@ -9,7 +9,7 @@ import nodePlop from 'node-plop';
 import request from 'supertest';
 import { discoverSlices } from '@slicekit/runtime/crud';
 import { outboxMigration } from '@slicekit/runtime/events';
-import { registerEntityGenerator } from '../../generators/entity.js';
+import { registerEntityGenerator } from '../../generators/entity/index.js';
 import { describeEachDatabase, uniqueName } from '../support/services.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -17,8 +17,8 @@ import { fileURLToPath } from 'node:url';
 import nodePlop from 'node-plop';
 import prettier from 'prettier';
 import { PRETTIER_DEFAULTS } from '../../generators/entity/format.js';
-import { registerEntityGenerator } from '../../generators/entity.js';
-import { EntitySpecError } from '../../generators/spec/errors.js';
+import { registerEntityGenerator } from '../../generators/entity/index.js';
+import { EntitySpecError } from '../../generators/model/errors.js';
 
 const productSpec = fileURLToPath(new URL('../../docs/examples/product.yaml', import.meta.url));
 const snapshots = fileURLToPath(new URL('./entity-snapshots/product/', import.meta.url));

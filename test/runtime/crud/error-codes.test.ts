@@ -17,7 +17,7 @@ function codesIn(dir: string): string[] {
 
 describe('CRUD and entity spec error codes', () => {
   it('documents every code in docs/generated-code.md', () => {
-    const codes = [...codesIn('runtime/src/crud'), ...codesIn('generators/spec')];
+    const codes = [...codesIn('runtime/src/crud'), ...codesIn('generators/model')];
     expect(codes).to.include.members([
       'crud.invalid_slice',
       'crud.not_found',

@@ -10,14 +10,14 @@ import { isAbsolute, resolve } from 'node:path';
 import type { NodePlopAPI } from 'plop';
 import type { PromptQuestion } from 'node-plop';
 import YAML from 'yaml';
-import { entityActions } from './entity/actions.js';
-import { registerHelpers } from './helpers.js';
-import { kebabCase, pascalCase, pluralize, snakeCase } from './names.js';
-import { specFromAnswers, type CompactAnswers } from './spec/compact.js';
-import { EntitySpecError } from './spec/errors.js';
-import { loadSpecFile } from './spec/load.js';
-import { resolveSpec } from './spec/resolve.js';
-import type { EntityModel } from './spec/types.js';
+import { entityActions } from './actions.js';
+import { registerHelpers } from '../helpers.js';
+import { kebabCase, pascalCase, pluralize, snakeCase } from '../names.js';
+import { specFromAnswers, type CompactAnswers } from '../model/compact.js';
+import { EntitySpecError } from '../model/errors.js';
+import { loadSpecFile } from '../model/load.js';
+import { resolveSpec } from '../model/resolve.js';
+import type { EntityModel } from '../model/types.js';
 
 /** What the generator's actions accept (prompt answers, bypass arguments or a program's object). */
 export interface EntityAnswers extends CompactAnswers {

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CustomActionFunction } from 'plop';
-import type { AppTemplateData } from './app-options.js';
-import { isInside, packageRoot } from './app-paths.js';
+import type { AppTemplateData } from './options.js';
+import { isInside, packageRoot } from './paths.js';
 
 /** Fails when the target folder exists and holds anything, so no file of the user is replaced. */
 export function checkTargetFolder(data: AppTemplateData): CustomActionFunction {

@@ -1,7 +1,7 @@
 // The app generator's answers: their checks, their normalised form and the data the templates see.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileSpecifier, packageRoot, runtimeFolder } from './app-paths.js';
+import { fileSpecifier, packageRoot, runtimeFolder } from './paths.js';
 
 export const databases = ['sqlite', 'postgres', 'mysql'] as const;
 export type Database = (typeof databases)[number];

@@ -21,7 +21,7 @@ function findPackageRoot(start: string): string {
 export const packageRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** The app generator's template tree: `templates/app`, or `dist/templates/app` once compiled. */
-export const appTemplates = fileURLToPath(new URL('../templates/app/', import.meta.url));
+export const appTemplates = fileURLToPath(new URL('../../templates/app/', import.meta.url));
 
 /** The runtime package of this checkout (absent from a published install of slicekit). */
 export const runtimeFolder = join(packageRoot, 'runtime');

@@ -1,15 +1,15 @@
 // The `app` Plop generator: a new Express 5 + Knex app ready for `npx plop entity`.
 import { join } from 'node:path';
 import type { ActionType, NodePlopAPI, PlopGeneratorConfig } from 'plop';
-import { checkTargetFolder, installDependencies, linkSlicekit } from './app-actions.js';
+import { checkTargetFolder, installDependencies, linkSlicekit } from './actions.js';
 import {
   appTemplateData,
   checkAppName,
   checkDatabase,
   type AppAnswers,
   type Database,
-} from './app-options.js';
-import { appTemplates } from './app-paths.js';
+} from './options.js';
+import { appTemplates } from './paths.js';
 
 type PromptQuestion = Extract<PlopGeneratorConfig['prompts'], unknown[]>[number];
 
