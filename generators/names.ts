@@ -1,11 +1,16 @@
 // Name forms: the one place identifiers are split into words and re-cased, so every template sees
 // names normalised once, before rendering.
+import pluralizeWord from 'pluralize';
 
-/** The words of an identifier in any style: `ChangePrice`, `change-price`, `isDiscontinued`. */
+/**
+ * The words of an identifier in any style: `ChangePrice`, `change-price`, `isDiscontinued`. An
+ * acronym stays one word (`XMLHttpRequest` is xml, http, request), and so does a single capital
+ * before a capitalised word (`OAuth2Token` is oauth2, token).
+ */
 export function words(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Z]{2,})([A-Z][a-z])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
     .map((w) => w.toLowerCase());
@@ -27,27 +32,14 @@ export const snakeCase = (name: string): string => words(name).join('_');
 /** `isDiscontinued` -> `is discontinued`; for comments and messages. */
 export const sentenceCase = (name: string): string => words(name).join(' ');
 
-const irregular: Record<string, string> = {
-  person: 'people',
-  child: 'children',
-  man: 'men',
-  woman: 'women',
-  mouse: 'mice',
-  goose: 'geese',
-  foot: 'feet',
-  tooth: 'teeth',
-};
-
-/** English plural of a PascalCase entity name (`Category` -> `Categories`); the last word only. */
+/**
+ * English plural of a PascalCase entity name, the last word only (`Category` -> `Categories`,
+ * `OrderAnalysis` -> `OrderAnalyses`, `Sheep` -> `Sheep`), by the `pluralize` library's rules.
+ */
 export function pluralize(name: string): string {
   const parts = words(name);
   const last = parts.pop() ?? '';
-  let plural: string;
-  if (irregular[last]) plural = irregular[last];
-  else if (/[^aeiou]y$/.test(last)) plural = `${last.slice(0, -1)}ies`;
-  else if (/(s|x|z|ch|sh)$/.test(last)) plural = `${last}es`;
-  else plural = `${last}s`;
-  return pascalCase([...parts, plural].join(' '));
+  return pascalCase([...parts, pluralizeWord.plural(last)].join(' '));
 }
 
 /** Every form of one name, computed once. */
