@@ -4,6 +4,7 @@ import {
   claimDue,
   probeOutbox,
   releaseClaim,
+  renewClaim,
   settleDelivered,
   settleFailed,
   type OutboxRow,
@@ -29,6 +30,9 @@ export interface DispatchSummary {
   /** Events that used their last attempt and are now `failed`. */
   failed: number;
 }
+
+/** A claim is renewed once a tenth of its lease has passed since it was taken or last renewed. */
+const renewEvery = 10;
 
 function toEvent(row: OutboxRow): OutboxEvent {
   return {
@@ -177,8 +181,10 @@ export class EventBus<Events extends object = EventMap> {
 
   private async dispatchBatch(): Promise<DispatchSummary & { claimed: number }> {
     const { knex, table, leaseMs, batchSize, maxAttempts, logger } = this.options;
-    const claim = await claimDue(knex, { table, now: Date.now(), leaseMs, batchSize });
+    let leasedAt = Date.now();
+    const claim = await claimDue(knex, { table, now: leasedAt, leaseMs, batchSize });
     const summary = { delivered: 0, retried: 0, failed: 0, claimed: claim.rows.length };
+    let held: Set<string> | undefined;
     for (const [index, row] of claim.rows.entries()) {
       if (this.halting) {
         await releaseClaim(knex, table, claim.token, Date.now());
@@ -188,6 +194,13 @@ export class EventBus<Events extends object = EventMap> {
         );
         break;
       }
+      // The whole batch was leased at once; a slow backlog can outlast that lease. Renewing
+      // between deliveries keeps every delivery shorter than 9/10 of the lease covered.
+      if (Date.now() - leasedAt >= leaseMs / renewEvery) {
+        leasedAt = Date.now();
+        held = await renewClaim(knex, table, claim.token, leasedAt, leaseMs);
+      }
+      if (held && !held.has(String(row.id))) continue;
       const event = toEvent(row);
       const error = await this.deliver(event);
       if (!error) {

@@ -96,6 +96,25 @@ export async function settleDelivered(knex: Knex, table: string, id: number, tok
 }
 
 /**
+ * Pushes the lease of a claim's unsettled rows to `now + leaseMs` and returns the ids still held.
+ * A bus delivering a long batch renews as it goes, so its last rows are not taken over by another
+ * process while it works through the first; a row whose lease ran out before the renewal and that
+ * another process claimed carries that process's token, is not renewed, and is not returned.
+ */
+export async function renewClaim(
+  knex: Knex,
+  table: string,
+  token: string,
+  now: number,
+  leaseMs: number,
+): Promise<Set<string>> {
+  const held = () => knex(table).where({ claim_token: token, status: OutboxStatus.Pending });
+  await held().update({ available_at: now + leaseMs });
+  const rows = (await held().select('id')) as { id: number | string }[];
+  return new Set(rows.map((row) => String(row.id)));
+}
+
+/**
  * Hands back the rows of a claim that were never delivered (the bus is stopping): they are due at
  * once again, for this process's next start or another process, without waiting out the lease,
  * and the attempt the claim counted is returned since no subscriber saw them.

@@ -9,7 +9,8 @@ import {
   type EventsLogger,
   type OutboxEvent,
 } from '@slicekit/runtime/events';
-import { describeEachDatabase } from '../../support/services.js';
+import knexFactory, { type Knex } from 'knex';
+import { describeEachDatabase, type DatabaseHandle } from '../../support/services.js';
 
 interface TestEvents {
   ThingCreated: { n: number };
@@ -48,6 +49,21 @@ function backlog() {
   }));
 }
 
+function secondKnex(db: DatabaseHandle): Knex {
+  if (db.dialect === 'sqlite') {
+    return knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename: db.url },
+      useNullAsDefault: true,
+    });
+  }
+  return knexFactory({
+    client: db.dialect === 'postgres' ? 'pg' : 'mysql2',
+    connection: db.url,
+    pool: { min: 0, max: 4 },
+  });
+}
+
 describeEachDatabase('event bus start with a backlog', (db) => {
   const buses: EventBus<TestEvents>[] = [];
   const newBus = (options: Partial<ConstructorParameters<typeof EventBus>[0]> = {}) => {
@@ -84,7 +100,9 @@ describeEachDatabase('event bus start with a backlog', (db) => {
     const bus = newBus({ pollIntervalMs: 20 });
     const delivered: OutboxEvent<'ThingCreated', { n: number }>[] = [];
     const newerRecorded = deferred();
+    const deliveryBegan = deferred();
     bus.on('ThingCreated', async (event) => {
+      deliveryBegan.resolve();
       await sleep(slowMs);
       // The last of the backlog waits until the newer event below is recorded, so that event is
       // always recorded mid-backlog (bounded, so a start() that waits for the backlog fails).
@@ -98,7 +116,9 @@ describeEachDatabase('event bus start with a backlog', (db) => {
     expect(deliveredWhenStarted).to.be.below(backlogSize);
 
     // An event committed while the backlog is worked through, about an aggregate that has
-    // older pending events: it must come after every one of them.
+    // older pending events: it must come after every one of them. (Recorded once the backlog's
+    // claim has committed: an insert racing the claim itself can deadlock on MySQL.)
+    await deliveryBegan.promise;
     await db.knex.transaction(async (trx) => {
       await recordEvents(trx, [
         { name: 'ThingCreated', payload: { n: 100 }, entity: 'Thing', entityId: '0' },
@@ -194,6 +214,36 @@ describeEachDatabase('event bus start with a backlog', (db) => {
       process.off('unhandledRejection', onUnhandled);
       await bus.stop();
       if (await db.knex.schema.hasTable(renamed)) await db.knex.schema.renameTable(renamed, table);
+    }
+  });
+
+  it('keeps its claim while a slow backlog outlasts the lease, so another process delivers none of it again', async () => {
+    // 25 events of 100 ms each take 2.5 s, longer than the 2 s lease the whole batch is claimed
+    // with; a second process keeps looking for due events meanwhile.
+    const events = Array.from({ length: 25 }, (_, n) => ({ name: 'ThingCreated', payload: { n } }));
+    await recordEvents(db.knex, events);
+    const other = secondKnex(db);
+    try {
+      const deliveries: string[] = [];
+      const first = newBus({ leaseMs: 2000 });
+      first.on('ThingCreated', async (event) => {
+        await sleep(slowMs);
+        deliveries.push(`first ${event.payload.n}`);
+      });
+      const second = new EventBus<TestEvents>({ knex: other, pollIntervalMs: 600_000 });
+      buses.push(second);
+      second.on('ThingCreated', (event) => void deliveries.push(`second ${event.payload.n}`));
+      await first.start();
+      for (let i = 0; i < 200 && deliveries.length < events.length; i++) {
+        await second.dispatchPending();
+        await sleep(25);
+      }
+      await first.dispatchPending();
+      expect(deliveries).to.deep.equal(events.map((event) => `first ${event.payload.n}`));
+      expect((await rows()).every((row) => row.status === 'dispatched')).to.equal(true);
+    } finally {
+      await Promise.all(buses.splice(0).map((bus) => bus.stop()));
+      await other.destroy();
     }
   });
 });
