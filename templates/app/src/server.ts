@@ -1,5 +1,5 @@
-// Starts the API: migrates the database named by DATABASE_URL, delivers the events left pending,
-// then listens on PORT.
+// Starts the API: migrates the database named by DATABASE_URL, starts the event bus, then listens
+// on PORT while the events left pending are delivered in the background.
 import { closeIdempotency } from '@slicekit/runtime/idempotency';
 import { createApp } from './app.js';
 import { port } from './config.js';
@@ -13,7 +13,8 @@ const events = createEventBus(knex, logger);
 
 try {
   await migrate(knex, logger);
-  // Events committed before a crash or restart are delivered first, then each commit's as it ends.
+  // Checks the outbox and returns: events committed before a crash or restart are delivered in
+  // the background, oldest first, then each commit's as it ends, so a backlog never delays serving.
   await events.start();
 } catch (error) {
   logger.fatal({ err: error }, 'start-up failed (migrations or the event outbox); not starting');
@@ -30,7 +31,8 @@ const server = app.listen(port, (error?: Error) => {
   logger.info({ port }, `listening on http://localhost:${port}`);
 });
 
-// Finish the requests in flight, then the event delivery, then release the database connections.
+// Finish the requests in flight, then the event delivery in flight (events not yet delivered stay
+// pending for the next start), then release the database connections.
 function shutDown(signal: NodeJS.Signals): void {
   logger.info({ signal }, 'shutting down');
   server.close(() => {
