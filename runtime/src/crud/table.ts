@@ -2,35 +2,13 @@
 // helpers can turn a row into an entity and back the same way on PostgreSQL, MySQL and SQLite.
 import { createHash } from 'node:crypto';
 import type { EventDeclaration } from '../events/declared.js';
+import { FIELD_KINDS, fieldKinds, isFieldKind, type FieldKind } from '../fields/kinds.js';
 import { snakeCase } from '../list-query/names.js';
-import { calendarDay } from '../list-query/to-dto.js';
+import { readStored, writeStored } from '../sql/values.js';
 import { EntityTableDefinitionError } from './errors.js';
 
-/** The field types of an entity spec; each says how a value is written and read back. */
-export type FieldKind =
-  | 'string'
-  | 'text'
-  | 'integer'
-  | 'decimal'
-  | 'boolean'
-  | 'uuid'
-  | 'date'
-  | 'date-time'
-  | 'enum'
-  | 'json';
-
-const KINDS: ReadonlySet<string> = new Set<FieldKind>([
-  'string',
-  'text',
-  'integer',
-  'decimal',
-  'boolean',
-  'uuid',
-  'date',
-  'date-time',
-  'enum',
-  'json',
-]);
+/** The kind of each stored field (the field-kind registry's names). */
+export type { FieldKind };
 
 type Row = Record<string, unknown>;
 
@@ -100,53 +78,11 @@ export const AUDIT_FIELDS: Readonly<Record<string, FieldKind>> = {
   updatedOn: 'date-time',
 };
 
-function toDate(value: unknown): Date | unknown {
-  if (value instanceof Date) return value;
-  if (typeof value === 'number' || typeof value === 'bigint') return new Date(Number(value));
-  if (typeof value === 'string') {
-    // SQLite's CURRENT_TIMESTAMP text has no zone and is UTC.
-    const text = value.includes('T') ? value : value.replace(' ', 'T');
-    return new Date(/(?:Z|[+-]\d\d:?\d\d)$/i.test(text) ? text : `${text}Z`);
-  }
-  return value;
-}
+const read = (kind: FieldKind, value: unknown): unknown =>
+  readStored(fieldKinds[kind].value, value);
 
-/** A DATE column's value as `YYYY-MM-DD`, whatever the process time zone (see calendarDay). */
-function toDay(value: unknown): unknown {
-  if (value instanceof Date) return calendarDay(value);
-  return typeof value === 'string' ? value.slice(0, 10) : value;
-}
-
-function read(kind: FieldKind, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  switch (kind) {
-    case 'integer':
-    case 'decimal':
-      // PostgreSQL and MySQL hand DECIMAL back as text: Number() of it is the stored value.
-      return typeof value === 'number' ? value : Number(value);
-    case 'boolean':
-      return typeof value === 'string'
-        ? value === '1' || value === 't' || value === 'true'
-        : Boolean(Number(value));
-    case 'date-time':
-      return toDate(value);
-    case 'date':
-      return toDay(value);
-    case 'json': {
-      const text = Buffer.isBuffer(value) ? value.toString('utf8') : value;
-      return typeof text === 'string' ? JSON.parse(text) : text;
-    }
-    default:
-      return Buffer.isBuffer(value) ? value.toString('utf8') : value;
-  }
-}
-
-function write(kind: FieldKind, value: unknown): unknown {
-  if (value === undefined) return null;
-  // JSON goes in as text everywhere: pg would otherwise write a JS array as a PostgreSQL array.
-  if (kind === 'json' && value !== null) return JSON.stringify(value);
-  return value;
-}
+const write = (kind: FieldKind, value: unknown): unknown =>
+  writeStored(fieldKinds[kind].value, value);
 
 /**
  * Describes how an entity class is stored. Throws `EntityTableDefinitionError` listing every
@@ -168,7 +104,11 @@ export function defineEntityTable<E>(definition: EntityTableDefinition<E>): Enti
   if (definition.owned) all.ownedBy = 'string';
   if (definition.audited) Object.assign(all, AUDIT_FIELDS);
   for (const [property, kind] of Object.entries(all)) {
-    if (!KINDS.has(kind)) problems.push(`fields.${property}: "${kind}" is not a field type`);
+    if (!isFieldKind(kind)) {
+      problems.push(
+        `fields.${property}: "${String(kind)}" is not a field kind; use one of ${FIELD_KINDS.join(', ')}`,
+      );
+    }
   }
   for (const property of Object.keys(definition.columns ?? {})) {
     if (!(property in all)) problems.push(`columns.${property} names no field`);

@@ -1,9 +1,9 @@
 // The resolved description of a DTO: one member per property, saying how it is stored and what a
 // list query may do with it. Built once by `defineListResource`.
+import type { ValueType } from '../sql/values.js';
 
-/** The scalar types a filter value is coerced to. */
-export type ScalarType =
-  'integer' | 'decimal' | 'boolean' | 'uuid' | 'date-time' | 'date' | 'enum' | 'string';
+/** The scalar types a filter value is coerced to: every value type but JSON documents. */
+export type ScalarType = Exclude<ValueType, 'json'>;
 
 /** A plain column of the resource's table: the only kind that can be filtered and ordered. */
 export interface ScalarMember {

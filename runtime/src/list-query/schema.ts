@@ -1,22 +1,9 @@
 // Reads the JSON Schema of a DTO property into what the engine needs: its scalar type, or that it
 // is an object, array, dictionary or byte array.
+import type { JsonSchema } from '../sql/json-schema.js';
 import type { ScalarType } from './members.js';
 
-/** The subset of JSON Schema the engine reads from a DTO schema. */
-export interface JsonSchema {
-  type?: string | readonly string[];
-  format?: string;
-  enum?: readonly unknown[];
-  properties?: Record<string, JsonSchema>;
-  items?: JsonSchema;
-  additionalProperties?: boolean | JsonSchema;
-  contentEncoding?: string;
-  contentMediaType?: string;
-  nullable?: boolean;
-  anyOf?: readonly JsonSchema[];
-  oneOf?: readonly JsonSchema[];
-  [keyword: string]: unknown;
-}
+export type { JsonSchema };
 
 export type SchemaShape =
   | {

@@ -1,0 +1,13 @@
+// @slicekit/runtime/fields: the field-kind registry the generator and the runtime share (column,
+// JSON Schema, TypeScript type, value checks, stored-value reading and samples of each kind).
+export type {
+  ColumnSpec,
+  ConstraintKey,
+  FieldConstraints,
+  FieldKindDefinition,
+  SampleContext,
+} from './kind.js';
+export { FIELD_KINDS, fieldKind, fieldKinds, isFieldKind, type FieldKind } from './kinds.js';
+export { stableUuid } from './samples.js';
+export { readStored, writeStored, type ValueType } from '../sql/values.js';
+export type { JsonSchema } from '../sql/json-schema.js';
