@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './http/index.js';
 export * from './idempotency/index.js';
 export * from './list-query/index.js';
+export * from './logging/index.js';
 export * from './crud/index.js';
 export * from './auth/index.js';
 export * from './events/index.js';

@@ -2,6 +2,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { sendProblem } from '../http/problem.js';
+import { safeError } from '../logging/safe-error.js';
 import {
   authDefaults,
   validateAuthOptions,
@@ -121,7 +122,7 @@ export function authenticate(options: AuthOptions = {}): RequestHandler {
         return unauthorized(res, describeTokenFault(error), 'invalid_token');
       }
       // The key set could not be fetched or read: not the caller's fault, so no 401.
-      options.logger?.error({ err: error }, 'auth: could not load the JSON Web Key Set');
+      options.logger?.error({ err: safeError(error) }, 'auth: could not load the JSON Web Key Set');
       return sendProblem(res, {
         title: 'Service Unavailable',
         status: 503,

@@ -47,6 +47,8 @@ export {
   DECIMAL_PLACES,
   decimalPlaces,
   fieldErrors,
+  NO_NUL_CHARACTER,
+  nulCharacterErrors,
   requestAjv,
   validateBody,
   type ValidateBodyOptions,

@@ -1,6 +1,6 @@
 // Request validation (design.md, departure 1): a body is checked against its JSON Schema with ajv
 // before the handler runs, and a bad one is answered 400 problem+json listing each field error.
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { sendProblem } from '../http/problem.js';
@@ -100,34 +100,75 @@ export function fieldErrors(errors: readonly ErrorObject[]): FieldError[] {
   });
 }
 
+/** The keyword of a field error for a string holding a NUL character. */
+export const NO_NUL_CHARACTER = 'x-no-nul-character';
+
+/**
+ * A field error for every string in `body` (values and property names, at any depth) holding a
+ * NUL character (U+0000). PostgreSQL refuses NUL in text, answering a 500, while SQLite and MySQL
+ * store it: refusing it here gives the same 400 on every database, whatever the schema says.
+ *
+ * @example
+ * nulCharacterErrors({ name: 'a\u0000b' }) // [{ field: 'name', keyword: 'x-no-nul-character', ... }]
+ */
+export function nulCharacterErrors(body: unknown): FieldError[] {
+  const errors: FieldError[] = [];
+  const message = 'must not contain a NUL character (U+0000)';
+  // Iterative, so a deeply nested body cannot exhaust the stack.
+  const pending: { value: unknown; at: string; key: string }[] = [{ value: body, at: '', key: '' }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value, at, key } = next;
+    const bad = key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'));
+    if (bad) errors.push({ field: at, message, keyword: NO_NUL_CHARACTER });
+    if (typeof value !== 'object' || value === null) continue;
+    // Pushed last to first, so they are visited (and reported) in the body's order.
+    for (const [name, child] of Object.entries(value).reverse()) {
+      pending.push({ value: child, at: at ? `${at}.${name}` : name, key: name });
+    }
+  }
+  return errors;
+}
+
+function refuse(req: Request, res: Response, errors: readonly FieldError[]): void {
+  sendProblem(res, invalidRequest(errors).toProblem(req.originalUrl));
+}
+
 /** Options of `validateBody`. */
 export interface ValidateBodyOptions {
-  /** Validation on or off; off lets every body through untouched. @default true */
+  /**
+   * Validation on or off; off lets every body through untouched, except strings holding a NUL
+   * character, which no database stores alike (`nulCharacterErrors`). @default true
+   */
   enabled?: boolean;
 }
 
 /**
  * Middleware checking `req.body` against `schema` (compiled once, here). A missing body counts
  * as `{}`, so an action without parameters needs none. Invalid bodies get a 400 problem whose
- * `errors` list `{ field, message, keyword }` for each mistake.
+ * `errors` list `{ field, message, keyword }` for each mistake, including each string holding a
+ * NUL character.
  *
  * @example
  * router.post('/products', validateBody(createProductRequestSchema), createRoute);
  */
 export function validateBody(schema: object, options: ValidateBodyOptions = {}): RequestHandler {
   if (options.enabled === false) {
-    return function skipValidation(req, _res, next) {
+    return function skipValidation(req, res, next) {
       if (req.body === undefined) req.body = {};
+      const errors = nulCharacterErrors(req.body);
+      if (errors.length > 0) return refuse(req, res, errors);
       next();
     };
   }
   const validate = compile(schema);
   return function validateRequestBody(req, res, next) {
     if (req.body === undefined) req.body = {};
-    if (validate(req.body)) {
+    const valid = validate(req.body);
+    const nul = nulCharacterErrors(req.body);
+    if (valid && nul.length === 0) {
       next();
       return;
     }
-    sendProblem(res, invalidRequest(fieldErrors(validate.errors ?? [])).toProblem(req.originalUrl));
+    refuse(req, res, [...fieldErrors(validate.errors ?? []), ...nul]);
   };
 }

@@ -1,4 +1,5 @@
 // `EventBus`: typed subscribers by event name, fed from the outbox after commit, at least once.
+import { safeError } from '../logging/safe-error.js';
 import { onEventsCommitted } from './after-commit.js';
 import {
   claimDue,
@@ -175,7 +176,10 @@ export class EventBus<Events extends object = EventMap> {
 
   private kick(): void {
     this.dispatchPending().catch((error: unknown) => {
-      this.options.logger?.error({ err: error }, 'events: dispatching the outbox failed');
+      this.options.logger?.error(
+        { err: safeError(error) },
+        'events: dispatching the outbox failed',
+      );
     });
   }
 
@@ -209,7 +213,12 @@ export class EventBus<Events extends object = EventMap> {
         continue;
       }
       const message = error instanceof Error ? error.message : String(error);
-      const context = { err: error, eventId: event.id, event: event.name, attempt: event.attempt };
+      const context = {
+        err: safeError(error),
+        eventId: event.id,
+        event: event.name,
+        attempt: event.attempt,
+      };
       if (event.attempt >= maxAttempts) {
         await settleFailed(knex, table, event.id, claim.token, message, null);
         logger?.error(context, `events: ${event.name} failed ${event.attempt} times, giving up`);

@@ -1,4 +1,5 @@
 // RFC 9457 problem details: the body of every 4xx/5xx response the runtime produces.
+import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
 import { SlicekitError } from '../errors.js';
 
@@ -14,6 +15,8 @@ export interface ProblemDetails {
   [extension: string]: unknown;
 }
 
+// RFC 9110's reason phrases where they differ from Node's older table (413, 422); Node's
+// STATUS_CODES for every other status.
 const titles: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -21,15 +24,22 @@ const titles: Record<number, string> = {
   404: 'Not Found',
   409: 'Conflict',
   412: 'Precondition Failed',
+  413: 'Content Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
 
-/** The standard reason phrase for a status, used as the default problem title. */
+/**
+ * The standard reason phrase for a status, used as the default problem title; `'Error'` only for
+ * a status HTTP does not define.
+ *
+ * @example
+ * statusTitle(413) // 'Content Too Large'
+ */
 export function statusTitle(status: number): string {
-  return titles[status] ?? 'Error';
+  return titles[status] ?? STATUS_CODES[status] ?? 'Error';
 }
 
 /**

@@ -2,6 +2,7 @@
 // (res.json, res.send, res.sendStatus, res.end, res.write in chunks): every path ends in
 // res.write/res.end, so the recorder sits in front of those two.
 import type { Request, Response } from 'express';
+import { safeError } from '../logging/safe-error.js';
 import type { GuardRuntime } from './runtime.js';
 import type { CachedResponse, IdempotentKeyInfo } from './store.js';
 
@@ -190,7 +191,7 @@ class Recorder {
 
   private logFailure(error: unknown, what: string): void {
     this.runtime.options.logger.error(
-      { err: error, ...this.logFields() },
+      { err: safeError(error), ...this.logFields() },
       `idempotency: ${what} failed; the client still gets the handler's response`,
     );
   }

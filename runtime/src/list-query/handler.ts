@@ -1,9 +1,11 @@
 // `listHandler`: an Express handler doing parse + run + respond, so a hand-written list route is
 // one line. Bad input answers 400 problem+json; a database failure answers a 500 problem that
-// never carries the SQL error text.
+// never carries the SQL error text, and is logged by its codes and statement, never its values.
 import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { ProblemError, sendProblem } from '../http/problem.js';
+import { safeError } from '../logging/safe-error.js';
+import { recordFailedStatements } from '../logging/statements.js';
 import { parseListQuery, type ParseListQueryOptions } from './parse.js';
 import type { ListResource } from './resource.js';
 import { runListQuery, type RunListQueryOptions } from './run.js';
@@ -45,7 +47,8 @@ export function listHandler<Dto>(
   return async function listRoute(req, res) {
     try {
       const query = parseListQuery(resource as ListResource<unknown>, req.query, options);
-      const db = isKnex(knex) ? knex : knex(req);
+      // The 500 log then names the failed statement (placeholders, never values).
+      const db = recordFailedStatements(isKnex(knex) ? knex : knex(req));
       const scope = options.scope;
       const page = await runListQuery(db, resource, query, {
         ...(options.count ? { count: options.count } : {}),
@@ -57,7 +60,7 @@ export function listHandler<Dto>(
         sendProblem(res, error.toProblem(req.originalUrl));
         return;
       }
-      options.logger?.error({ err: error }, 'list query failed');
+      options.logger?.error({ err: safeError(error) }, 'list query failed');
       sendProblem(res, {
         title: 'Internal Server Error',
         status: 500,

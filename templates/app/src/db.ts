@@ -3,18 +3,22 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { discoverSlices } from '@slicekit/runtime/crud';
+import { recordFailedStatements } from '@slicekit/runtime/logging';
 import { migrateLatest, type MigrateLatestResult } from '@slicekit/runtime/reference-data';
 import { databaseUrl } from './config.js';
 import { dialectOf, knexConfig, migrations } from './knexfile.js';
 import type { Logger } from './logger.js';
 import { referenceData } from './reference-data.js';
 
-/** A Knex instance on `url`; for SQLite the file's folder is created first. */
+/**
+ * A Knex instance on `url`; for SQLite the file's folder is created first. A failed query's
+ * statement (placeholders, no values) is remembered for the log (recordFailedStatements).
+ */
 export function createKnex(url: string = databaseUrl): Knex {
   if (dialectOf(url) === 'sqlite' && url !== ':memory:') {
     mkdirSync(dirname(resolve(url)), { recursive: true });
   }
-  return knexFactory(knexConfig(url));
+  return recordFailedStatements(knexFactory(knexConfig(url)));
 }
 
 /**

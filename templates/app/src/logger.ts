@@ -1,10 +1,17 @@
-// The app's structured logger: pino, one JSON object per line on stdout.
-import { pino, type Logger } from 'pino';
+// The app's structured logger: pino, one JSON object per line on stdout. Logged errors never
+// carry row values: a database error is logged by its codes and the statement with placeholders
+// (@slicekit/runtime/logging, docs/reliability.md).
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { safeLoggerOptions } from '@slicekit/runtime/logging';
 import { logLevel } from './config.js';
 
 export type { Logger };
 
-/** A pino logger at `level`; tests pass `'silent'`. */
-export function createLogger(level: string = logLevel): Logger {
-  return pino({ level });
+/**
+ * A pino logger at `level` writing to `destination` (stdout by default); tests pass `'silent'`,
+ * or a stream of their own to read what was logged.
+ */
+export function createLogger(level: string = logLevel, destination?: DestinationStream): Logger {
+  const options = { level, ...safeLoggerOptions() };
+  return destination ? pino(options, destination) : pino(options);
 }

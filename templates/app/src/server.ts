@@ -1,5 +1,6 @@
 // Starts the API: migrates the database named by DATABASE_URL, starts the event bus, then listens
 // on PORT while the events left pending are delivered in the background.
+import { answerClientError } from '@slicekit/runtime/http';
 import { closeIdempotency } from '@slicekit/runtime/idempotency';
 import { createApp } from './app.js';
 import { port } from './config.js';
@@ -30,6 +31,8 @@ const server = app.listen(port, (error?: Error) => {
   }
   logger.info({ port }, `listening on http://localhost:${port}`);
 });
+// A request Node's HTTP parser refuses (a control character in a header...) gets problem+json too.
+server.on('clientError', answerClientError);
 
 // Finish the requests in flight, then the event delivery in flight (events not yet delivered stay
 // pending for the next start), then release the database connections.

@@ -2,6 +2,7 @@
 // time-to-live for expiry, Lua for every check-then-write. One round trip per operation.
 import { randomUUID } from 'node:crypto';
 import { createClient, RESP_TYPES, type RedisArgument } from 'redis';
+import { safeError } from '../../logging/safe-error.js';
 import {
   IN_FLIGHT_STATUS,
   storageKey,
@@ -198,7 +199,10 @@ function createOwnedClient(url: string, connectTimeoutMs: number, logger: StoreL
   client.on('error', (error: unknown) => {
     if (down) return;
     down = true;
-    logger?.warn({ err: error }, 'redis idempotency store lost its connection; reconnecting');
+    logger?.warn(
+      { err: safeError(error) },
+      'redis idempotency store lost its connection; reconnecting',
+    );
   });
   client.on('ready', () => {
     if (down) logger?.info('redis idempotency store reconnected');

@@ -2,6 +2,7 @@
 // table with a unique storage key. PostgreSQL and MySQL supply only the few statements that
 // differ; every decision (new, in flight, completed, expired, reclaim) is made here once.
 import { randomUUID } from 'node:crypto';
+import { safeError } from '../../logging/safe-error.js';
 import {
   IN_FLIGHT_STATUS,
   storageKey,
@@ -168,7 +169,10 @@ export abstract class RelationalIdempotencyStore implements IdempotencyKeyStore 
               this.settings.logger?.debug({ deleted }, 'purged expired idempotency keys');
           },
           (error: unknown) =>
-            this.settings.logger?.warn({ err: error }, 'purging expired idempotency keys failed'),
+            this.settings.logger?.warn(
+              { err: safeError(error) },
+              'purging expired idempotency keys failed',
+            ),
         );
       }, this.settings.purgeIntervalMs);
       // A purge timer alone must not keep the process alive.
