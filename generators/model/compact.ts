@@ -1,5 +1,6 @@
 // The one-line forms the prompts and plop bypass arguments take, turned into a spec object that
 // then goes through the same checks as a spec file. docs/entity-spec.md shows each form.
+import { fieldKinds, isFieldKind } from '@slicekit/runtime/fields';
 import { EntitySpecError, type SpecProblem } from './errors.js';
 import type {
   ActionSpec,
@@ -95,12 +96,14 @@ export function parseTyped(
     spec.type = type as FieldSpec['type'];
     if (bang) spec.required = true;
     if (args !== undefined) {
-      if (type === 'enum') spec.values = args.split('|').map((v) => v.trim());
-      else if (type === 'decimal') {
+      // What a kind takes in parentheses comes from the field-kind registry.
+      const argument = isFieldKind(type) ? fieldKinds[type].argument : undefined;
+      if (argument === 'values') spec.values = args.split('|').map((v) => v.trim());
+      else if (argument === 'precision') {
         const [precision, scale] = args.split(',').map((n) => Number(n.trim()));
         spec.precision = precision;
         if (scale !== undefined) spec.scale = scale;
-      } else if (type === 'string' || type === 'text') spec.maxLength = Number(args);
+      } else if (argument === 'maxLength') spec.maxLength = Number(args);
       else
         problems.push({
           path: at,

@@ -2,6 +2,12 @@
 // fields slicekit adds: id, ownedBy and the four audit fields.
 import { nameForms, snakeCase } from '../names.js';
 import type { SpecProblem } from './errors.js';
+import {
+  FIELD_KINDS,
+  fieldDefaults,
+  fieldKinds,
+  type ConstraintKey,
+} from '@slicekit/runtime/fields';
 import type { FieldModel, FieldSpec, FieldType } from './types.js';
 
 /** Names the generator gives a meaning of its own; a spec cannot declare them as fields. */
@@ -18,13 +24,16 @@ export const RESERVED: Record<string, string> = {
   prototype: 'choose another name',
 };
 
-const lengthTypes: readonly FieldType[] = ['string', 'text'];
-const numberTypes: readonly FieldType[] = ['integer', 'decimal'];
-
-export const DEFAULT_STRING_LENGTH = 255;
+export const DEFAULT_STRING_LENGTH = fieldDefaults.maxLength;
 export const MAX_STRING_LENGTH = 10000;
-export const DEFAULT_PRECISION = 12;
-export const DEFAULT_SCALE = 2;
+export const DEFAULT_PRECISION = fieldDefaults.precision;
+export const DEFAULT_SCALE = fieldDefaults.scale;
+
+/** `string and text`: the kinds that take constraint `key`, for messages. */
+function kindsTaking(key: ConstraintKey): string {
+  const kinds = FIELD_KINDS.filter((k) => fieldKinds[k].constraints.some((c) => c === key));
+  return kinds.length > 1 ? `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}` : kinds.join('');
+}
 
 /** Problems of the constraints given for one field or parameter of type `type`. */
 export function constraintProblems(
@@ -33,19 +42,20 @@ export function constraintProblems(
   spec: Partial<FieldSpec>,
 ): SpecProblem[] {
   const problems: SpecProblem[] = [];
-  const only = (key: keyof FieldSpec, types: readonly FieldType[], fix: string) => {
-    if (spec[key] !== undefined && !types.includes(type)) {
-      problems.push({ path: `${path}.${key}`, message: `does not apply to a ${type}`, fix });
+  // Each kind lists the constraints it takes (the runtime's field-kind registry).
+  const taken: readonly ConstraintKey[] = fieldKinds[type]?.constraints ?? [];
+  for (const key of CONSTRAINT_KEYS) {
+    if (spec[key] !== undefined && !taken.includes(key)) {
+      problems.push({
+        path: `${path}.${key}`,
+        message: `does not apply to a ${type}`,
+        fix:
+          key === 'values'
+            ? 'remove it, or make the type enum'
+            : `remove it; it applies to ${kindsTaking(key)}`,
+      });
     }
-  };
-  only('minLength', lengthTypes, 'remove it; it applies to string and text');
-  only('maxLength', lengthTypes, 'remove it; it applies to string and text');
-  only('pattern', lengthTypes, 'remove it; it applies to string and text');
-  only('minimum', numberTypes, 'remove it; it applies to integer and decimal');
-  only('maximum', numberTypes, 'remove it; it applies to integer and decimal');
-  only('precision', ['decimal'], 'remove it; it applies to decimal');
-  only('scale', ['decimal'], 'remove it; it applies to decimal');
-  only('values', ['enum'], 'remove it, or make the type enum');
+  }
   if (type === 'enum' && !spec.values) {
     problems.push({
       path: `${path}.values`,
@@ -109,56 +119,13 @@ export function constraintProblems(
   return problems;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
 /** Why `value` cannot be stored in a field like `field`, or undefined when it can. */
 export function valueProblem(
   field: Omit<FieldModel, 'name' | 'column' | 'role'>,
   value: unknown,
 ): string | undefined {
   if (value === null) return field.required ? 'null for a required field' : undefined;
-  const text = typeof value === 'string' ? value : undefined;
-  switch (field.type) {
-    case 'string':
-    case 'text':
-      if (text === undefined) return 'not a string';
-      if (field.maxLength !== undefined && text.length > field.maxLength)
-        return 'longer than maxLength';
-      if (field.minLength !== undefined && text.length < field.minLength)
-        return 'shorter than minLength';
-      if (field.pattern !== undefined && !new RegExp(field.pattern, 'u').test(text))
-        return 'not matching the pattern';
-      return undefined;
-    case 'uuid':
-      return text !== undefined && UUID.test(text) ? undefined : 'not a UUID';
-    case 'date':
-      return text !== undefined && DAY.test(text) ? undefined : 'not a date such as 2024-05-01';
-    case 'date-time':
-      return text !== undefined && INSTANT.test(text) && !Number.isNaN(Date.parse(text))
-        ? undefined
-        : 'not an ISO 8601 date-time such as 2024-05-01T10:00:00Z';
-    case 'enum':
-      return text !== undefined && field.values?.includes(text)
-        ? undefined
-        : `not one of ${field.values?.join(', ')}`;
-    case 'boolean':
-      return typeof value === 'boolean' ? undefined : 'not true or false';
-    case 'integer':
-    case 'decimal': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return 'not a number';
-      if (field.type === 'integer' && !Number.isInteger(value)) return 'not a whole number';
-      if (field.minimum !== undefined && value < field.minimum) return 'below minimum';
-      if (field.maximum !== undefined && value > field.maximum) return 'above maximum';
-      const decimals = (String(value).split('.')[1] ?? '').length;
-      if (field.type === 'decimal' && decimals > (field.scale ?? DEFAULT_SCALE))
-        return 'more decimals than the scale keeps';
-      return undefined;
-    }
-    case 'json':
-      return typeof value === 'object' && !Array.isArray(value) ? undefined : 'not a mapping';
-  }
+  return fieldKinds[field.type].problem(value, field);
 }
 
 /** A spec field as a stored field. */
@@ -173,21 +140,29 @@ export function fieldModel(name: string, spec: FieldSpec): FieldModel {
     notNull: (spec.required ?? false) || (hasDefault && spec.default !== null),
     hasDefault,
     ...(hasDefault ? { default: spec.default } : {}),
-    ...(spec.minLength !== undefined ? { minLength: spec.minLength } : {}),
-    ...(spec.type === 'string'
-      ? { maxLength: spec.maxLength ?? DEFAULT_STRING_LENGTH }
-      : spec.maxLength !== undefined
-        ? { maxLength: spec.maxLength }
-        : {}),
-    ...(spec.minimum !== undefined ? { minimum: spec.minimum } : {}),
-    ...(spec.maximum !== undefined ? { maximum: spec.maximum } : {}),
-    ...(spec.pattern !== undefined ? { pattern: spec.pattern } : {}),
-    ...(spec.values ? { values: spec.values } : {}),
-    ...(spec.type === 'decimal'
-      ? { precision: spec.precision ?? DEFAULT_PRECISION, scale: spec.scale ?? DEFAULT_SCALE }
-      : {}),
+    ...withKindDefaults(spec),
     ...(spec.description ? { description: spec.description } : {}),
   };
+}
+
+const CONSTRAINT_KEYS: readonly ConstraintKey[] = [
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'maximum',
+  'precision',
+  'scale',
+  'values',
+];
+
+/** The constraints a spec gives, over the defaults its kind has (a string's 255 characters). */
+export function withKindDefaults(
+  spec: Partial<FieldSpec> & { type: FieldType },
+): Partial<FieldModel> {
+  const out: Record<string, unknown> = { ...fieldKinds[spec.type].defaults };
+  for (const key of CONSTRAINT_KEYS) if (spec[key] !== undefined) out[key] = spec[key];
+  return out as Partial<FieldModel>;
 }
 
 function builtIn(

@@ -1,5 +1,6 @@
 // Parameters, effects and methods: the create parameters, update methods and actions of a spec,
 // checked against the fields they name.
+import { fieldKinds } from '@slicekit/runtime/fields';
 import { kebabCase, nameForms } from '../names.js';
 import type { SpecProblem } from './errors.js';
 import { constraintProblems, DEFAULT_PRECISION, DEFAULT_SCALE, valueProblem } from './fields.js';
@@ -142,9 +143,10 @@ export function resolveParams(
   return params;
 }
 
+/** A parameter can set a field of its own kind, or of another kind holding text (string, text). */
 const compatible = (param: ParamModel, field: FieldModel): boolean =>
   param.type === field.type ||
-  (['string', 'text'].includes(param.type) && ['string', 'text'].includes(field.type));
+  (fieldKinds[param.type].value === 'string' && fieldKinds[field.type].value === 'string');
 
 /**
  * A parameter that sets a field is stored in that field's column, so the column's limits bound it

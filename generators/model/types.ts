@@ -1,20 +1,11 @@
 // The entity spec: what a spec file (YAML or JSON), the prompts or the bypass arguments describe,
 // and the resolved model the templates are rendered from. docs/entity-spec.md documents each key.
+import { FIELD_KINDS, type FieldKind } from '@slicekit/runtime/fields';
 import type { NameForms } from '../names.js';
 
-export const FIELD_TYPES = [
-  'string',
-  'text',
-  'integer',
-  'decimal',
-  'boolean',
-  'uuid',
-  'date',
-  'date-time',
-  'enum',
-  'json',
-] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+/** Every field type: the kinds of the runtime's field-kind registry. */
+export const FIELD_TYPES = FIELD_KINDS;
+export type FieldType = FieldKind;
 
 export const VERBS = ['POST', 'PUT', 'PATCH'] as const;
 export type Verb = (typeof VERBS)[number];

@@ -7,7 +7,14 @@ export type {
   FieldKindDefinition,
   SampleContext,
 } from './kind.js';
-export { FIELD_KINDS, fieldKind, fieldKinds, isFieldKind, type FieldKind } from './kinds.js';
+export {
+  FIELD_KINDS,
+  fieldDefaults,
+  fieldKind,
+  fieldKinds,
+  isFieldKind,
+  type FieldKind,
+} from './kinds.js';
 export { stableUuid } from './samples.js';
 export { readStored, writeStored, type ValueType } from '../sql/values.js';
 export type { JsonSchema } from '../sql/json-schema.js';

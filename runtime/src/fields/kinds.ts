@@ -13,6 +13,9 @@ import {
   stableUuid,
 } from './samples.js';
 
+/** The limits a field has when its spec gives none. */
+export const fieldDefaults = { maxLength: 255, precision: 12, scale: 2 } as const;
+
 const INT32 = { min: -2147483648, max: 2147483647 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -58,9 +61,9 @@ const matches = (pattern: RegExp, message: string) => (value: unknown) =>
 const string = {
   value: 'string',
   constraints: ['minLength', 'maxLength', 'pattern'],
-  defaults: { maxLength: 255 },
+  defaults: { maxLength: fieldDefaults.maxLength },
   argument: 'maxLength',
-  column: (c) => ({ method: 'string', args: [c.maxLength ?? 255] }),
+  column: (c) => ({ method: 'string', args: [c.maxLength ?? fieldDefaults.maxLength] }),
   schema: (c) => ({ type: 'string', ...textLimits(c) }),
   jsonType: () => 'string',
   problem: textProblem,
@@ -68,11 +71,7 @@ const string = {
   wrong: 12345,
 } as const satisfies FieldKindDefinition;
 
-/**
- * Every field kind by name. `string` is VARCHAR (255 unless `maxLength` says otherwise), `text`
- * is unbounded TEXT.
- */
-export const fieldKinds = {
+const definitions = {
   string,
   text: {
     ...string,
@@ -99,7 +98,7 @@ export const fieldKinds = {
   decimal: {
     value: 'decimal',
     constraints: ['minimum', 'maximum', 'precision', 'scale'],
-    defaults: { precision: 12, scale: 2 },
+    defaults: { precision: fieldDefaults.precision, scale: fieldDefaults.scale },
     argument: 'precision',
     column: (c) => ({ method: 'decimal', args: [c.precision ?? 12, c.scale ?? 2] }),
     // Requests are held to what the column keeps, so the database never rounds or overflows.
@@ -195,7 +194,13 @@ export const fieldKinds = {
 } as const satisfies Record<string, FieldKindDefinition>;
 
 /** The name of a field kind: `string`, `decimal`, `email`... */
-export type FieldKind = keyof typeof fieldKinds;
+export type FieldKind = keyof typeof definitions;
+
+/**
+ * Every field kind by name. `string` is VARCHAR (255 unless `maxLength` says otherwise), `text`
+ * is unbounded TEXT.
+ */
+export const fieldKinds: Readonly<Record<FieldKind, FieldKindDefinition>> = definitions;
 
 /** Every kind's name, in registry order. */
 export const FIELD_KINDS = Object.keys(fieldKinds) as FieldKind[];
