@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ActionType } from 'plop';
+import { eventsIndex, type AppModel } from '../model/app.js';
 import type { EntityModel } from '../model/types.js';
 import { formatFile } from './format.js';
 import { entityView } from './view.js';
@@ -52,31 +53,16 @@ export function existingMigration(appDir: string, table: string): string | undef
 const EVENTS_INDEX = 'src/slices/events.ts';
 
 /**
- * The text of `src/slices/events.ts`: `AppEvents`, every slice's events types joined, from the
- * `*.events.ts` files now in `src/slices/`. Written whole on each run, so regenerating a slice
- * never repeats an entry and a hand-written events file following the convention is picked up.
+ * The text of `src/slices/events.ts`: `AppEvents`, the events types of every slice of the app
+ * model joined. Written whole on each run, so regenerating a slice never repeats an entry.
  */
-export function appEventsText(appDir: string): string {
-  const slices = join(appDir, 'src', 'slices');
-  const entries = (existsSync(slices) ? readdirSync(slices, { withFileTypes: true }) : [])
-    .filter((entry) => entry.isDirectory() && !/^[._]/.test(entry.name))
-    .flatMap((folder) =>
-      readdirSync(join(slices, folder.name))
-        .filter((file) => file.endsWith('.events.ts'))
-        .sort()
-        .flatMap((file) => {
-          const text = readFileSync(join(slices, folder.name, file), 'utf8');
-          const name = /export interface (\w+Events)\b/.exec(text)?.[1];
-          const module = `./${folder.name}/${file.replace(/\.ts$/, '.js')}`;
-          return name ? [{ name, module }] : [];
-        }),
-    )
-    .sort((a, b) => a.module.localeCompare(b.module));
+export function appEventsText(app: AppModel): string {
+  const entries = eventsIndex(app);
   const imports = entries.map((e) => `import type { ${e.name} } from '${e.module}';`);
   const type = entries.length ? entries.map((e) => e.name).join(' & ') : 'Record<never, never>';
   return [
     "// Every slice's events by name: the type of the app's event bus (src/events.ts). Written by",
-    "// `npx plop entity` from the slices' *.events.ts files; edit those, not this.",
+    "// `npx plop entity` from the events of the slices' entity specs; edit those, not this.",
     ...imports,
     '',
     `export type AppEvents = ${type};`,
@@ -86,6 +72,8 @@ export function appEventsText(appDir: string): string {
 
 export interface EntityActionOptions {
   model: EntityModel;
+  /** Every entity of the app, `model` included. */
+  app: AppModel;
   /** The spec as saved beside the slice. */
   specText: string;
   /** The app folder (plop's destination). */
@@ -135,14 +123,14 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
         return formatFile(text, resolve(appDir, rendered));
       },
     }))
-    .concat(data.hasEvents ? [writeAppEvents(appDir)] : []);
+    .concat(data.hasEvents ? [writeAppEvents(options.app)] : []);
 }
 
 /** The action rewriting `src/slices/events.ts` once the slice's files are written. */
-function writeAppEvents(appDir: string): ActionType {
+function writeAppEvents(app: AppModel): ActionType {
   return async function writeAppEvents() {
-    const path = resolve(appDir, EVENTS_INDEX);
-    const text = await formatFile(appEventsText(appDir), path);
+    const path = resolve(app.dir, EVENTS_INDEX);
+    const text = await formatFile(appEventsText(app), path);
     if (existsSync(path) && readFileSync(path, 'utf8') === text) {
       return `[SKIPPED] ${EVENTS_INDEX} (unchanged)`;
     }

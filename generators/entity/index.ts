@@ -13,6 +13,7 @@ import YAML from 'yaml';
 import { entityActions } from './actions.js';
 import { registerHelpers } from '../helpers.js';
 import { kebabCase, pascalCase, pluralize, snakeCase } from '../names.js';
+import { checkAgainstApp, loadAppModel, withEntity } from '../model/app.js';
 import { specFromAnswers, type CompactAnswers } from '../model/compact.js';
 import { EntitySpecError } from '../model/errors.js';
 import { loadSpecFile } from '../model/load.js';
@@ -185,6 +186,11 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
     actions: (data) => {
       const answers = (data ?? {}) as EntityAnswers;
       const { model, specText } = modelFromAnswers(answers);
+      // Every entity the app holds already, so the new one is checked against them and app-wide
+      // files are written from all of them.
+      const appDir = plop.getDestBasePath();
+      const app = loadAppModel(appDir);
+      checkAgainstApp(app, model, answers.specFile || answers.spec || 'the spec from the answers');
       // node-plop renders templates with the answers over each action's data, and these answers
       // share their names with what the templates read (the resolved plural, table, resource and
       // validate): the model holds them now, so they go.
@@ -192,8 +198,9 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
       const now = answers.now === undefined ? undefined : new Date(answers.now);
       return entityActions({
         model,
+        app: withEntity(app, model),
         specText,
-        appDir: plop.getDestBasePath(),
+        appDir,
         force: truthy(answers.force),
         ...(now ? { now } : {}),
       });
