@@ -1,9 +1,14 @@
-// Handlebars helpers slicekit registers on plop: the name forms of generators/names.ts, for
-// templates (and app-local generators) that need a name in another case.
+// Handlebars helpers and partials slicekit registers on plop: the name forms of generators/names.ts
+// for templates (and app-local generators) that need a name in another case, values printed as
+// TypeScript source, and the entity templates' partials.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { NodePlopAPI } from 'plop';
+import { literal, quote } from './entity/literal.js';
 import { camelCase, kebabCase, pascalCase, pluralize, snakeCase } from './names.js';
 
-const helpers: Record<string, (text: string) => string> = {
+const nameHelpers: Record<string, (text: string) => string> = {
   slicekitPascal: pascalCase,
   slicekitCamel: camelCase,
   slicekitKebab: kebabCase,
@@ -11,10 +16,35 @@ const helpers: Record<string, (text: string) => string> = {
   slicekitPlural: pluralize,
 };
 
-/** Registers the helpers once per plop instance. */
+/** `{{{slicekitLiteral value}}}` prints any value as a TypeScript expression, `{{{slicekitQuote text}}}` a string. */
+const valueHelpers: Record<string, (value: unknown) => string> = {
+  slicekitLiteral: literal,
+  slicekitQuote: (text) => quote(String(text ?? '')),
+};
+
+/**
+ * The entity templates' partials: templates/entity/partials/<name>.hbs is `{{> entity/<name>}}`.
+ * Each draws one code-shaped piece (a column, an assignment, a property) from the data a view
+ * gives it; the folder is not a template of its own (templateFiles() skips it).
+ */
+export const ENTITY_PARTIALS = fileURLToPath(
+  new URL('../templates/entity/partials/', import.meta.url),
+);
+
+/** Registers the helpers and partials once per plop instance. */
 export function registerHelpers(plop: NodePlopAPI): void {
   const known = new Set(plop.getHelperList());
-  for (const [name, fn] of Object.entries(helpers)) {
+  for (const [name, fn] of Object.entries(nameHelpers)) {
     if (!known.has(name)) plop.setHelper(name, (text: unknown) => fn(String(text ?? '')));
+  }
+  // Handlebars passes its options object last: a helper reads only the value before it.
+  for (const [name, fn] of Object.entries(valueHelpers)) {
+    if (!known.has(name)) plop.setHelper(name, (value: unknown) => fn(value));
+  }
+  const partials = new Set(plop.getPartialList());
+  for (const file of readdirSync(ENTITY_PARTIALS).filter((f) => f.endsWith('.hbs'))) {
+    const name = `entity/${file.slice(0, -'.hbs'.length)}`;
+    if (!partials.has(name))
+      plop.setPartial(name, readFileSync(join(ENTITY_PARTIALS, file), 'utf8'));
   }
 }

@@ -7,7 +7,7 @@ import type { ActionType } from 'plop';
 import { eventsIndex, type AppModel } from '../model/app.js';
 import type { EntityModel } from '../model/types.js';
 import { formatFile } from './format.js';
-import { entityView } from './view.js';
+import { sliceBase, templateView } from './views/index.js';
 
 export const TEMPLATE_ROOT = fileURLToPath(new URL('../../templates/entity/', import.meta.url));
 
@@ -17,17 +17,24 @@ function walk(dir: string): string[] {
     .sort();
 }
 
-/** Every template, with the destination path it renders to (a plop path template). */
-export function templateFiles(): { template: string; path: string }[] {
+/** The partials the templates share (registered by ../helpers.ts): not files of their own. */
+const PARTIALS = 'partials/';
+
+/**
+ * Every template, with its path under templates/entity/ (`name`, which picks its view) and the
+ * destination path it renders to (a plop path template).
+ */
+export function templateFiles(): { template: string; name: string; path: string }[] {
   return walk(TEMPLATE_ROOT)
-    .filter((file) => file.endsWith('.hbs'))
     .map((template) => ({
       template,
-      path: relative(TEMPLATE_ROOT, template)
-        .split('\\')
-        .join('/')
-        .replace(/\.hbs$/, '')
-        .replace(/__([A-Za-z.]+)__/g, '{{$1}}'),
+      name: relative(TEMPLATE_ROOT, template).split('\\').join('/'),
+    }))
+    .filter(({ name }) => name.endsWith('.hbs') && !name.startsWith(PARTIALS))
+    .map(({ template, name }) => ({
+      template,
+      name,
+      path: name.replace(/\.hbs$/, '').replace(/__([A-Za-z.]+)__/g, '{{$1}}'),
     }));
 }
 
@@ -95,15 +102,18 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
     ? `[SKIPPED] migrations/${existing}.ts (kept, even with --force: it may have run already; ` +
       `a schema change needs a new migration in migrations/)`
     : undefined;
-  const data = entityView(model, { migrationName, specText: options.specText });
+  const base = sliceBase(model);
+  const viewOptions = { migrationName, specText: options.specText };
   // Files a slice has only when its spec asks for them.
   const wanted = (path: string) =>
-    (data.hasEvents || !path.endsWith('.events.ts')) &&
-    (data.hasReferenceData || !path.endsWith('.reference-data.ts')) &&
-    (data.hasSequences || !path.endsWith('.sequences.ts'));
+    (base.hasEvents || !path.endsWith('.events.ts')) &&
+    (base.hasReferenceData || !path.endsWith('.reference-data.ts')) &&
+    (base.hasSequences || !path.endsWith('.sequences.ts'));
+  // Each template renders with a view of its own (views/index.ts).
   return templateFiles()
     .filter(({ path }) => wanted(path))
-    .map(({ template, path }): ActionType => ({
+    .map((file) => ({ ...file, data: templateView(file.name, model, base, viewOptions) }))
+    .map(({ template, path, data }): ActionType => ({
       type: 'add',
       path,
       templateFile: template,
@@ -123,7 +133,7 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
         return formatFile(text, resolve(appDir, rendered));
       },
     }))
-    .concat(data.hasEvents ? [writeAppEvents(options.app)] : []);
+    .concat(base.hasEvents ? [writeAppEvents(options.app)] : []);
 }
 
 /** The action rewriting `src/slices/events.ts` once the slice's files are written. */

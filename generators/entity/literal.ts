@@ -1,4 +1,5 @@
-// Prints values as TypeScript source: identifier keys bare, strings single-quoted. Prettier lays the
+// Prints values as TypeScript source: identifier keys bare, strings single-quoted. Templates reach
+// it as the `slicekitLiteral` and `slicekitQuote` helpers (../helpers.ts); Prettier lays the
 // result out afterwards.
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -1,0 +1,148 @@
+// What every entity template reads: the slice's names, paths and flags, each method's names and
+// route, and the numbered fields' sequence names, computed once per run from the resolved model.
+// Each template's view (the other files here) adds only what its own file needs.
+import type { NameForms } from '../../names.js';
+import type { EntityModel, FieldModel, MethodModel } from '../../model/types.js';
+
+/** Which operations' routes require an idempotency key. */
+export interface KeyRequired {
+  create: boolean;
+  update: boolean;
+  delete: boolean;
+  action: boolean;
+}
+
+/** An update method or an action, by name and route. */
+export interface MethodBase {
+  kind: MethodModel['kind'];
+  camel: string;
+  pascal: string;
+  verb: MethodModel['verb'];
+  /** The Express router method: `post`. */
+  httpMethod: string;
+  /** Path after `/{id}`; empty for the first update. */
+  segment: string;
+  /** The Express route: `/products/:id/approval`. */
+  route: string;
+  /** The OpenAPI path: `/v1/products/{id}/approval`. */
+  docPath: string;
+  /** Its doc comment: `Approve: POST /v1/products/{id}/approval`, then its description. */
+  doc: string;
+  requestName: string;
+  /** The request's JSON Schema constant: `approveProductRequestSchema`. */
+  schemaName: string;
+  handlerName: string;
+  hasParams: boolean;
+  requiresKey: boolean;
+}
+
+/** A field numbered by a sequence on create. */
+export interface NumberedField {
+  property: string;
+  column: string;
+  /** The constant `<entity>.sequences.ts` exports: `ticketNumberSequence`. */
+  constName: string;
+  /** The runtime function taking its next value: the number, or the number formatted. */
+  next: 'nextNumber' | 'nextValue';
+}
+
+export interface SliceBase {
+  entity: NameForms;
+  plural: NameForms;
+  table: string;
+  resource: string;
+  folder: string;
+  /** `/v1/products` */
+  apiPath: string;
+  /** `/products`, as the router (mounted at /v1) sees it. */
+  collection: string;
+  isAudited: boolean;
+  isOwned: boolean;
+  validate: boolean;
+  hasEvents: boolean;
+  hasReferenceData: boolean;
+  hasSequences: boolean;
+  isIdempotent: boolean;
+  requiresKey: KeyRequired;
+  methods: MethodBase[];
+  numbered: NumberedField[];
+  /** The runtime functions the numbered fields take their values with, sorted. */
+  sequenceFunctions: NumberedField['next'][];
+}
+
+/** The doc line of a method. */
+function methodDoc(m: MethodModel, docPath: string): string {
+  return `${m.name.pascal}: ${m.verb} ${docPath}${m.description ? `. ${m.description}` : ''}`;
+}
+
+function numberedField(model: EntityModel, f: FieldModel): NumberedField {
+  return {
+    property: f.name.camel,
+    column: f.column,
+    constName: `${model.name.camel}${f.name.pascal}Sequence`,
+    next: f.type === 'integer' ? 'nextNumber' : 'nextValue',
+  };
+}
+
+/** The base every view extends. */
+export function sliceBase(model: EntityModel): SliceBase {
+  const collection = `/${model.resource}`;
+  const apiPath = `/v1/${model.resource}`;
+  const guarded = new Set(model.idempotent);
+  const requiresKey: KeyRequired = {
+    create: guarded.has('Create'),
+    update: guarded.has('Update'),
+    delete: guarded.has('Delete'),
+    action: guarded.has('Action'),
+  };
+  const methods = model.methods.map((m): MethodBase => {
+    const tail = m.segment ? `/${m.segment}` : '';
+    const docPath = `${apiPath}/{id}${tail}`;
+    return {
+      kind: m.kind,
+      camel: m.name.camel,
+      pascal: m.name.pascal,
+      verb: m.verb,
+      httpMethod: m.verb.toLowerCase(),
+      segment: m.segment,
+      route: `${collection}/:id${tail}`,
+      docPath,
+      doc: methodDoc(m, docPath),
+      requestName: m.requestName,
+      schemaName: `${m.requestName.charAt(0).toLowerCase()}${m.requestName.slice(1)}Schema`,
+      handlerName: m.handlerName,
+      hasParams: m.params.length > 0,
+      requiresKey: requiresKey[m.kind],
+    };
+  });
+  const numbered = model.fields.filter((f) => f.sequence).map((f) => numberedField(model, f));
+  return {
+    entity: model.name,
+    plural: model.plural,
+    table: model.table,
+    resource: model.resource,
+    folder: model.folder,
+    apiPath,
+    collection,
+    isAudited: model.audited,
+    isOwned: model.owned,
+    validate: model.validate,
+    hasEvents: model.events.length > 0,
+    hasReferenceData: model.referenceData !== undefined,
+    hasSequences: numbered.length > 0,
+    isIdempotent: guarded.size > 0,
+    requiresKey,
+    methods,
+    numbered,
+    sequenceFunctions: [...new Set(numbered.map((n) => n.next))].sort(),
+  };
+}
+
+/** `base.methods` beside the model's methods, for views that add to each. */
+export function eachMethod<T>(
+  model: EntityModel,
+  base: SliceBase,
+  view: (method: MethodModel, names: MethodBase, index: number) => T,
+): (MethodBase & T)[] {
+  return model.methods.map((m, i) => ({ ...base.methods[i]!, ...view(m, base.methods[i]!, i) }));
+}

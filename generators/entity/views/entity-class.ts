@@ -1,0 +1,87 @@
+// The view of <entity>.entity.ts: the class's properties, its constructor and its methods, each
+// statement an assignment `{ property, value }` (templates/entity/partials/assignment.hbs).
+import type { EffectModel, EntityModel, FieldModel, ParamModel } from '../../model/types.js';
+import { entityType } from '../schemas.js';
+import { eachMethod, type SliceBase } from './base.js';
+import { entityValue, type EntityValue } from './values.js';
+
+/** A typed parameter (templates/entity/partials/parameters.hbs). */
+export interface Parameter {
+  name: string;
+  type: string;
+}
+
+/** `this.<property> = <value>;` */
+export interface Assignment {
+  property: string;
+  value: EntityValue;
+  /** Sets updatedBy, which the save then keeps instead of stamping the caller. */
+  recordsUpdater?: boolean;
+}
+
+function parameter(p: ParamModel): Parameter {
+  return { name: p.name.camel, type: entityType(p, !p.required) };
+}
+
+/** The value a new entity starts with when no parameter sets it. */
+function initialValue(field: FieldModel): EntityValue {
+  if (field.role === 'id') return { uuid: true };
+  // Numbered by the Create handler from its sequence, right after construction.
+  if (field.sequence) return { value: field.type === 'integer' ? 0 : '' };
+  if (field.type === 'date-time' && field.role === 'audit') return { now: true };
+  if (field.hasDefault) return entityValue(field, field.default);
+  return { value: null };
+}
+
+/** A parameter's value; a missing one leaves a not-null field at `fallback`. */
+function fromParam(field: FieldModel, p: ParamModel, fallback: EntityValue): EntityValue {
+  return !p.required && field.notNull ? { param: p.name.camel, fallback } : { param: p.name.camel };
+}
+
+function effectValue(effect: EffectModel): EntityValue {
+  const f = effect.field;
+  switch (effect.source.kind) {
+    case 'param':
+      return fromParam(f, effect.source.param, { current: f.name.camel });
+    case 'value':
+      return entityValue(f, effect.source.value);
+    case 'now':
+      return f.type === 'date' ? { today: true } : { now: true };
+  }
+}
+
+function propertyDoc(model: EntityModel, f: FieldModel): string | undefined {
+  if (f.description) return f.description;
+  if (f.role === 'owner') return 'The creator, stamped on insert: the row belongs to them.';
+  if (f.sequence)
+    return `Numbered on create from the ${f.sequence.name} sequence (${model.name.kebab}.sequences.ts).`;
+  return undefined;
+}
+
+export function entityClassView(model: EntityModel, base: SliceBase) {
+  const createParams = new Map(model.create.map((p) => [p.field!.name.camel, p]));
+  return {
+    ...base,
+    description: model.description,
+    properties: model.fields.map((f) => ({
+      camel: f.name.camel,
+      type: entityType(f, !f.notNull),
+      doc: propertyDoc(model, f),
+      firstAudit: f.name.camel === 'createdBy',
+    })),
+    parameters: model.create.map(parameter),
+    assignments: model.fields.map((f): Assignment => {
+      const p = createParams.get(f.name.camel);
+      const initial = initialValue(f);
+      return { property: f.name.camel, value: p ? fromParam(f, p, initial) : initial };
+    }),
+    methods: eachMethod(model, base, (m) => ({
+      parameters: m.params.map(parameter),
+      assignments: m.effects.map((e): Assignment => ({
+        property: e.field.name.camel,
+        value: effectValue(e),
+        recordsUpdater: e.field.name.camel === 'updatedBy',
+      })),
+    })),
+  };
+}

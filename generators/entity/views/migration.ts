@@ -1,0 +1,80 @@
+// The view of migrations/<name>.ts: the table's columns and indexes as Knex builder calls in data
+// (a method and its arguments), which templates/entity/partials/column.hbs writes, and the
+// sequences the migration creates.
+import type { EntityModel, FieldModel } from '../../model/types.js';
+import type { SliceBase } from './base.js';
+import { sequenceOptions } from './sequences.js';
+
+/** A column: `table.<method>('<name>', ...args)`, then its constraints. */
+export interface Column {
+  name: string;
+  method: string;
+  args: unknown[];
+  primary: boolean;
+  notNullable: boolean;
+  hasDefault: boolean;
+  defaultTo?: unknown;
+}
+
+/** `table.<method>(columns)`: an index or a unique constraint. */
+export interface TableIndex {
+  method: 'index' | 'unique';
+  columns: string[];
+}
+
+function builder(f: FieldModel): Pick<Column, 'method' | 'args'> {
+  switch (f.type) {
+    case 'string':
+      return { method: 'string', args: [f.maxLength ?? 255] };
+    case 'decimal':
+      return { method: 'decimal', args: [f.precision, f.scale] };
+    case 'date-time':
+      return { method: 'datetime', args: [{ precision: 3 }] };
+    case 'enum':
+      return { method: 'enu', args: [f.values] };
+    default:
+      return { method: f.type, args: [] };
+  }
+}
+
+function column(f: FieldModel): Column {
+  // MySQL refuses literal defaults on TEXT and JSON, and date-time literals differ per database:
+  // those defaults live in the entity's constructor only.
+  const hasDefault =
+    f.hasDefault && f.default !== null && !['text', 'json', 'date-time'].includes(f.type);
+  return {
+    name: f.column,
+    ...builder(f),
+    primary: f.role === 'id',
+    notNullable: f.notNull,
+    hasDefault,
+    ...(hasDefault ? { defaultTo: f.default } : {}),
+  };
+}
+
+function indexes(model: EntityModel): TableIndex[] {
+  const reference = model.referenceData;
+  return [
+    ...[...(model.audited ? ['created_on'] : []), ...(model.owned ? ['owned_by'] : [])].map(
+      (c): TableIndex => ({ method: 'index', columns: [c] }),
+    ),
+    // Reference rows are found by their key, which must identify one row.
+    ...(reference
+      ? [{ method: 'unique', columns: reference.key.map((f) => f.column) } as TableIndex]
+      : []),
+    // A sequence never hands out a value twice; the index says so and finds a row by it.
+    ...model.fields
+      .filter((f) => f.sequence)
+      .map((f): TableIndex => ({ method: 'unique', columns: [f.column] })),
+  ];
+}
+
+export function migrationView(model: EntityModel, base: SliceBase, migrationName: string) {
+  return {
+    ...base,
+    migrationName,
+    columns: model.fields.map(column),
+    indexes: indexes(model),
+    sequences: model.fields.filter((f) => f.sequence).map(sequenceOptions),
+  };
+}

@@ -1,0 +1,29 @@
+// The views of <entity>.routes.ts and <entity>.openapi.ts: the update methods and the actions apart,
+// in declaration order, and what an OpenAPI operation states beyond its defaults.
+import type { EntityModel } from '../../model/types.js';
+import { eachMethod, type MethodBase, type SliceBase } from './base.js';
+
+function byKind<M extends MethodBase>(methods: M[]) {
+  const updateMethods = methods.filter((m) => m.kind === 'update');
+  const actionMethods = methods.filter((m) => m.kind === 'action');
+  return {
+    updateMethods,
+    actionMethods,
+    hasUpdates: updateMethods.length > 0,
+    hasActions: actionMethods.length > 0,
+  };
+}
+
+export function routesView(_model: EntityModel, base: SliceBase) {
+  return { ...base, ...byKind(base.methods) };
+}
+
+export function openApiView(model: EntityModel, base: SliceBase) {
+  const methods = eachMethod(model, base, (m) => ({
+    // What the runtime would not derive from the kind and name (openapi/operations.ts).
+    statesSegment: m.kind === 'update' ? m.segment !== '' : m.segment !== m.name.kebab,
+    statesMethod: m.kind === 'action' && m.verb !== 'POST',
+    statesRequestName: m.requestName !== `${m.name.pascal}${model.name.pascal}Request`,
+  }));
+  return { ...base, ...byKind(methods) };
+}

@@ -1,0 +1,113 @@
+// The view of test/<folder>.test.ts: the request bodies the generated test sends and the DTO
+// values it expects back, as data the template prints as literals.
+import type { EntityModel, FieldModel, MethodModel, ParamModel } from '../../model/types.js';
+import { sampleValue, wrongValue } from '../samples.js';
+import { eachMethod, type SliceBase } from './base.js';
+import { eventNameOf } from './events.js';
+
+/** A request body that passes validation, from sample row `row`. */
+function validBody(
+  params: readonly ParamModel[],
+  row: number,
+  seed: string,
+  unique: ReadonlySet<FieldModel>,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    params.map((p) => [
+      p.name.camel,
+      sampleValue(p, row, seed, p.field !== undefined && unique.has(p.field)),
+    ]),
+  );
+}
+
+/** A value as the DTO answers it: date-times as ISO strings in UTC. */
+function answered(type: FieldModel['type'], value: unknown): unknown {
+  return type === 'date-time' && typeof value === 'string' ? new Date(value).toISOString() : value;
+}
+
+/** What the DTO must show after a method ran with `body`. */
+function expectedAfter(
+  method: MethodModel,
+  body: Record<string, unknown>,
+  dto: ReadonlySet<string>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const e of method.effects) {
+    const name = e.field.name.camel;
+    if (!dto.has(name) || e.source.kind === 'now') continue;
+    const value = e.source.kind === 'param' ? body[e.source.param.name.camel] : e.source.value;
+    out[name] = answered(e.field.type, value);
+  }
+  return out;
+}
+
+/**
+ * Methods the generated test runs at once: each changes fields no other one changes (audit fields
+ * aside, which every save stamps), so every answered change must be in the final row. That holds
+ * only when a change locks its row from load to commit.
+ */
+function concurrentChanges<M extends { hasExpected: boolean }>(
+  model: EntityModel,
+  methods: readonly M[],
+): M[] {
+  const taken = new Set<string>();
+  return methods.filter((m, i) => {
+    const fields = model.methods[i]!.effects.map((e) => e.field);
+    if (!m.hasExpected || fields.some((f) => f.role !== 'field' || taken.has(f.name.camel))) {
+      return false;
+    }
+    for (const f of fields) taken.add(f.name.camel);
+    return true;
+  });
+}
+
+export function sliceTestView(model: EntityModel, base: SliceBase) {
+  const seed = model.name.pascal;
+  const dtoNames = new Set(model.dto.map((f) => f.name.camel));
+  // Fields every row must hold a value of its own: the reference-data key.
+  const unique = new Set(model.referenceData?.key ?? []);
+  const reference = model.referenceData;
+
+  const methods = eachMethod(model, base, (m, _, i) => {
+    const body = validBody(m.params, i + 1, seed, unique);
+    const expected = expectedAfter(m, body, dtoNames);
+    return {
+      testBody: body,
+      unknownBody: validBody(m.params, i + 2, seed, unique),
+      expected,
+      hasExpected: Object.keys(expected).length > 0,
+    };
+  });
+  const createBody = validBody(model.create, 0, seed, unique);
+  const createdEvent = model.events.find((event) => event.operation === 'Created');
+
+  return {
+    ...base,
+    methods,
+    firstMethod: methods[0],
+    concurrentChanges: concurrentChanges(model, methods),
+    idempotentList: model.idempotent.join(', '),
+    createBody,
+    createExpected: Object.fromEntries(
+      model.create
+        .filter((p) => dtoNames.has(p.name.camel))
+        .map((p) => [
+          p.name.camel,
+          p.type === 'date-time'
+            ? new Date(String(createBody[p.name.camel])).toISOString()
+            : createBody[p.name.camel],
+        ]),
+    ),
+    secondBody: validBody(model.create, 1, seed, unique),
+    testInvalid: model.validate && model.create.length > 0,
+    invalidBody: Object.fromEntries(model.create.map((p) => [p.name.camel, wrongValue(p)])),
+    invalidFields: model.create.map((p) => p.name.camel),
+    createdEventName: createdEvent ? eventNameOf(model, createdEvent) : undefined,
+    referenceRowCount: reference?.rows.length ?? 0,
+    // What the list test expects: the two rows it created, plus the reference rows.
+    listTotal: 2 + (reference?.rows.length ?? 0),
+    // Fifty creates with one body: not for a table whose reference key must be unique.
+    testSequence: base.hasSequences && !reference,
+    numberedColumn: base.numbered[0]?.column,
+  };
+}

@@ -1,0 +1,19 @@
+// The view of <entity>.table.ts: the stored fields by type, and the events a save raises as data.
+import type { EntityModel } from '../../model/types.js';
+import type { SliceBase } from './base.js';
+
+export function tableView(model: EntityModel, base: SliceBase) {
+  const id = model.fields.find((f) => f.role === 'id')!;
+  return {
+    ...base,
+    storedFields: [id, ...model.fields.filter((f) => f.role === 'field')].map((f) => ({
+      name: f.name.camel,
+      type: f.type,
+    })),
+    tableEvents: model.events.map((e) => ({
+      operation: e.operation,
+      fields: e.fields,
+      ...(e.name ? { name: e.name } : {}),
+    })),
+  };
+}
