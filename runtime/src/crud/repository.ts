@@ -3,7 +3,7 @@
 // answers with the row as stored, so the DTO shows exactly what the database kept (decimals, time
 // precision), and the events it raises are written to the outbox in that same transaction.
 import type { Knex } from 'knex';
-import { sqlFamily } from '../events/dialect.js';
+import { sqlFamily } from '../sql/dialect.js';
 import { createdEvents, updatedEvents, type EntityEvents } from '../events/declared.js';
 import { recordEvents } from '../events/record.js';
 import { ifMatchHolds, withEntityTag } from '../http/entity-tag.js';

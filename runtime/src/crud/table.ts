@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { EventDeclaration } from '../events/declared.js';
 import { FIELD_KINDS, fieldKinds, isFieldKind, type FieldKind } from '../fields/kinds.js';
-import { snakeCase } from '../list-query/names.js';
+import { snakeCase } from '../sql/names.js';
 import { readStored, writeStored } from '../sql/values.js';
 import { EntityTableDefinitionError } from './errors.js';
 

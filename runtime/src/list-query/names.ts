@@ -6,14 +6,7 @@ export function fieldKey(name: string): string {
   return name.replace(/[_-]/g, '').toLowerCase();
 }
 
-/** `createdOn` -> `created_on`; the default column of a DTO property. */
-export function snakeCase(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
-    .replace(/-/g, '_')
-    .toLowerCase();
-}
+export { snakeCase } from '../sql/names.js';
 
 /** A field name as it is safe to echo in a problem: bounded and printable. */
 export function shown(text: string, max = 60): string {

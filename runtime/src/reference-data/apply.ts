@@ -1,6 +1,6 @@
 // Applying reference data: insert the declared rows that are absent, never touch present ones.
 import type { Knex } from 'knex';
-import { sqlFamily } from '../events/dialect.js';
+import { sqlFamily } from '../sql/dialect.js';
 import {
   defineReferenceData,
   keyColumns,

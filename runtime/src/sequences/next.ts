@@ -1,6 +1,6 @@
 // `nextValue` / `nextNumber`: the next value of a sequence, unique across concurrent callers.
 import type { Knex } from 'knex';
-import { sqlFamily } from '../events/dialect.js';
+import { sqlFamily } from '../sql/dialect.js';
 import type { SequenceDefinition } from './definition.js';
 import { SequenceExhaustedError, SequenceNotFoundError } from './errors.js';
 import { renderSequenceValue } from './format.js';

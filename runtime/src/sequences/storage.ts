@@ -1,6 +1,6 @@
 // Creating and dropping sequences: native ones on PostgreSQL, counter rows elsewhere.
 import type { Knex } from 'knex';
-import { sqlFamily } from '../events/dialect.js';
+import { sqlFamily } from '../sql/dialect.js';
 import type { SequenceDefinition } from './definition.js';
 
 export interface SequenceTableOptions {

@@ -1,6 +1,7 @@
 // The Knex migration creating the idempotency key table of the PostgreSQL and MySQL stores, for
 // apps that manage their schema with their own migrations (see docs/stores.md).
 import type { Knex } from 'knex';
+import { sqlFamily } from '../../sql/dialect.js';
 import { mysqlStatements } from './mysql-sql.js';
 import { postgresStatements } from './postgres-sql.js';
 import { IdempotencyStoreError, IdempotencyStoreErrorCode } from './store-errors.js';
@@ -22,14 +23,12 @@ export interface IdempotencyKeysMigration {
 }
 
 function statementsFor(knex: Knex, tableName: string) {
-  // Knex names the dialect of every client flavour: 'pg' and 'postgres' → 'postgresql',
-  // 'mysql' and 'mysql2' → 'mysql'.
-  const dialect = (knex.client as { dialect?: string }).dialect;
-  if (dialect === 'postgresql') return postgresStatements(tableName);
-  if (dialect === 'mysql') return mysqlStatements(tableName);
+  const family = sqlFamily(knex);
+  if (family === 'postgres') return postgresStatements(tableName);
+  if (family === 'mysql') return mysqlStatements(tableName);
   throw new IdempotencyStoreError(
     IdempotencyStoreErrorCode.invalidSettings,
-    dialect ?? 'unknown',
+    family,
     'the idempotency key table exists for PostgreSQL and MySQL/MariaDB only',
   );
 }

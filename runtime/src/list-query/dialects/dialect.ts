@@ -1,9 +1,9 @@
 // What differs between PostgreSQL, MySQL/MariaDB and SQLite in a list query: identifier quoting,
 // case-insensitive LIKE, code-point string order and JSON access. The compiler uses nothing else.
 import type { Knex } from 'knex';
-import { SlicekitError } from '../../errors.js';
+import { sqlFamily, type SqlFamily } from '../../sql/dialect.js';
 
-export type DialectName = 'postgres' | 'mysql' | 'sqlite';
+export type DialectName = SqlFamily;
 
 /** SQL fragments use `?` placeholders for Knex's `whereRaw` / `orderByRaw`. */
 export interface SqlDialect {
@@ -41,30 +41,8 @@ export interface SqlDialect {
   ): { from: string; texts: string[] };
 }
 
-/** The dialect of a Knex instance (or transaction). */
-export function dialectName(knex: Knex): DialectName {
-  const { dialect, driverName } = knex.client as { dialect?: string; driverName?: string };
-  // The node `sqlite3` driver cannot register slicekit_lower(), which Unicode matching needs.
-  if (dialect === 'sqlite3' && driverName !== 'better-sqlite3') {
-    throw new SlicekitError(
-      'list_query.unsupported_dialect',
-      `the list-query engine runs SQLite through better-sqlite3, not ${driverName}`,
-    );
-  }
-  switch (dialect) {
-    case 'postgresql':
-      return 'postgres';
-    case 'mysql':
-      return 'mysql';
-    case 'sqlite3':
-      return 'sqlite';
-    default:
-      throw new SlicekitError(
-        'list_query.unsupported_dialect',
-        `the list-query engine supports PostgreSQL, MySQL/MariaDB and SQLite, not ${dialect}`,
-      );
-  }
-}
+/** The dialect of a Knex instance (or transaction): `sqlFamily`, as the engine names it. */
+export const dialectName: (knex: Knex) => DialectName = sqlFamily;
 
 /** `?, ?, ?` for `count` values. */
 export const marks = (count: number): string => Array(count).fill('?').join(', ');
