@@ -1,4 +1,5 @@
 // Options of the bearer-JWT middleware, their defaults, and reading them from the environment.
+import { envBoolean } from '../config/env.js';
 import { AuthConfigError } from './errors.js';
 
 /** A pino-compatible logger; only `warn` and `error` are used by the auth middleware. */
@@ -91,7 +92,8 @@ export function validateAuthOptions(options: AuthOptions): void {
 /**
  * Reads auth options from environment variables, the way a generated app configures itself:
  * `AUTH_JWT_SECRET`, `AUTH_JWKS_URL`, `AUTH_ISSUER`, `AUTH_AUDIENCE` (comma-separated lists
- * allowed), `AUTH_USER_CLAIM` and `AUTH_REQUIRED` (`1` or `true`).
+ * allowed), `AUTH_USER_CLAIM` and `AUTH_REQUIRED` (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`,
+ * any case). Any other `AUTH_REQUIRED` throws `ConfigError` rather than leaving routes open.
  *
  * @example
  * app.use(authenticate(authOptionsFromEnv(process.env)));
@@ -113,6 +115,6 @@ export function authOptionsFromEnv(env: Record<string, string | undefined>): Aut
   const audience = list(env.AUTH_AUDIENCE);
   if (audience) options.audience = audience;
   if (env.AUTH_USER_CLAIM) options.userIdClaim = env.AUTH_USER_CLAIM;
-  if (env.AUTH_REQUIRED) options.required = ['1', 'true', 'yes'].includes(env.AUTH_REQUIRED);
+  if (env.AUTH_REQUIRED?.trim()) options.required = envBoolean(env, 'AUTH_REQUIRED', false);
   return options;
 }
