@@ -1,9 +1,9 @@
-// Parameters, effects and methods: the create parameters, update methods and actions of a spec,
-// checked against the fields they name.
+// Effects and methods: the update methods and actions of a spec, checked against the fields they
+// set and the parameters they take (params.ts).
 import { fieldKinds } from '@slicekit/runtime/fields';
 import { kebabCase, nameForms } from '../names.js';
-import type { SpecProblem } from './errors.js';
-import { constraintProblems, DEFAULT_PRECISION, DEFAULT_SCALE, valueProblem } from './fields.js';
+import { valueProblem } from './fields.js';
+import { resolveParams, type Scope } from './params.js';
 import type {
   ActionSpec,
   EffectModel,
@@ -11,137 +11,7 @@ import type {
   MethodModel,
   MethodSpec,
   ParamModel,
-  ParamSpec,
 } from './types.js';
-
-export interface Scope {
-  entity: string;
-  /** Fields a parameter may name (the spec's own fields). */
-  fields: Map<string, FieldModel>;
-  /** Fields an effect may set: the spec's fields, and updatedBy when audited. */
-  settable: Map<string, FieldModel>;
-  problems: SpecProblem[];
-}
-
-const fieldList = (scope: Scope): string => [...scope.fields.keys()].join(', ');
-
-/** One parameter: a field reference (string, or object without type) or a typed parameter. */
-export function resolveParam(
-  scope: Scope,
-  path: string,
-  spec: ParamSpec,
-  standalone: boolean,
-): ParamModel | undefined {
-  const name = typeof spec === 'string' ? spec : spec.name;
-  const field = scope.fields.get(name);
-  if (name === 'id') {
-    scope.problems.push({
-      path,
-      message: 'id is not a parameter',
-      fix: 'remove it; the route carries the id',
-    });
-    return undefined;
-  }
-  if (typeof spec === 'string' || spec.type === undefined) {
-    if (!field) {
-      scope.problems.push({
-        path,
-        message: `"${name}" is not a field`,
-        fix: standalone
-          ? `name one of ${fieldList(scope)}, or give { name: ${name}, type: ... }`
-          : `name one of ${fieldList(scope)}`,
-      });
-      return undefined;
-    }
-    const overrides: Exclude<ParamSpec, string> = typeof spec === 'string' ? { name } : spec;
-    // The overrides narrow the field's own constraints (an enum's values come from the field).
-    scope.problems.push(
-      ...constraintProblems(path, field.type, { ...copyConstraints(field), ...overrides }),
-    );
-    const { name: _name, type: _type, required, ...constraints } = overrides;
-    return {
-      ...copyConstraints(field),
-      ...constraints,
-      name: field.name,
-      type: field.type,
-      required: required ?? field.required,
-      field,
-    };
-  }
-  if (field && field.type !== spec.type) {
-    scope.problems.push({
-      path: `${path}.type`,
-      message: `is ${spec.type} but field ${name} is ${field.type}`,
-      fix: `drop type to take the field's, or rename the parameter`,
-    });
-    return undefined;
-  }
-  if (!standalone && !field) {
-    scope.problems.push({
-      path,
-      message: `"${name}" is not a field`,
-      fix: `the constructor sets fields; name one of ${fieldList(scope)}`,
-    });
-    return undefined;
-  }
-  scope.problems.push(...constraintProblems(path, spec.type, spec));
-  return {
-    name: nameForms(name),
-    type: spec.type,
-    required: spec.required ?? false,
-    ...(spec.minLength !== undefined ? { minLength: spec.minLength } : {}),
-    ...(spec.maxLength !== undefined ? { maxLength: spec.maxLength } : {}),
-    ...(spec.minimum !== undefined ? { minimum: spec.minimum } : {}),
-    ...(spec.maximum !== undefined ? { maximum: spec.maximum } : {}),
-    ...(spec.pattern !== undefined ? { pattern: spec.pattern } : {}),
-    ...(spec.values ? { values: spec.values } : {}),
-    ...(spec.type === 'decimal'
-      ? { precision: spec.precision ?? DEFAULT_PRECISION, scale: spec.scale ?? DEFAULT_SCALE }
-      : {}),
-    ...(field ? { field } : {}),
-  };
-}
-
-function copyConstraints(field: FieldModel): Partial<ParamModel> {
-  const out: Partial<ParamModel> = {};
-  for (const key of [
-    'minLength',
-    'maxLength',
-    'minimum',
-    'maximum',
-    'pattern',
-    'values',
-    'precision',
-    'scale',
-  ] as const) {
-    if (field[key] !== undefined) (out as Record<string, unknown>)[key] = field[key];
-  }
-  return out;
-}
-
-/** A list of parameters, each name once. */
-export function resolveParams(
-  scope: Scope,
-  path: string,
-  specs: readonly ParamSpec[],
-  standalone: boolean,
-): ParamModel[] {
-  const params: ParamModel[] = [];
-  specs.forEach((spec, i) => {
-    const param = resolveParam(scope, `${path}[${i}]`, spec, standalone);
-    if (!param) return;
-    if (params.some((p) => p.name.camel === param.name.camel)) {
-      scope.problems.push({
-        path: `${path}[${i}]`,
-        message: `${param.name.camel} is listed twice`,
-        fix: 'list each parameter once',
-      });
-      return;
-    }
-    params.push(param);
-  });
-  return params;
-}
 
 /** A parameter can set a field of its own kind, or of another kind holding text (string, text). */
 const compatible = (param: ParamModel, field: FieldModel): boolean =>

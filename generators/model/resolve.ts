@@ -5,120 +5,18 @@ import { EntitySpecError, type SpecProblem } from './errors.js';
 import {
   auditFields,
   constraintProblems,
-  DEFAULT_STRING_LENGTH,
   fieldModel,
   idField,
   ownerField,
   RESERVED,
   valueProblem,
 } from './fields.js';
-import { resolveMethods, resolveParams, type Scope } from './methods.js';
+import { resolveMethods } from './methods.js';
+import { resolveParams, type Scope } from './params.js';
+import { resolveReferenceData } from './reference-data.js';
+import { resolveSequence } from './sequences.js';
 import { structuralProblems } from './structure.js';
-import type {
-  EntityModel,
-  EntitySpec,
-  EventModel,
-  FieldModel,
-  FieldSpec,
-  ReferenceDataSpec,
-} from './types.js';
-
-const SEQUENCE_LIMITS = { int: 2_147_483_647, bigint: Number.MAX_SAFE_INTEGER } as const;
-
-/** The longest text `format` renders for numbers up to `max`: what the column must hold. */
-function longestFormatted(format: string, max: number): number {
-  const digits = String(max).length;
-  let length = 0;
-  for (const piece of format.match(/\{\{|\}\}|\{[^{}]*\}|[^{}]/g) ?? []) {
-    const number = /^\{1(?::(0+))?\}$/.exec(piece);
-    if (number) length += Math.max(digits, number[1]?.length ?? 0);
-    else if (piece.startsWith('{DateTime:')) length += piece.length - '{DateTime:}'.length;
-    else length += 1;
-  }
-  return length;
-}
-
-/** Checks a field's `sequence` and resolves its defaults (the name once the table is known). */
-function resolveSequence(
-  path: string,
-  field: FieldSpec,
-  problems: SpecProblem[],
-): FieldModel['sequence'] {
-  const sequence = field.sequence;
-  if (!sequence) return undefined;
-  const at = `${path}.sequence`;
-  if (field.type !== 'string' && field.type !== 'integer') {
-    problems.push({
-      path: at,
-      message: `a ${field.type} field cannot be numbered by a sequence`,
-      fix: 'use it on a string field (formatted) or an integer field',
-    });
-    return undefined;
-  }
-  if (field.default !== undefined) {
-    problems.push({
-      path: `${path}.default`,
-      message: 'a field numbered by a sequence takes no default',
-      fix: 'remove the default',
-    });
-  }
-  if (sequence.format !== undefined) {
-    const numbers = sequence.format.replace(/\{\{|\}\}/g, '').match(/\{1(:0+)?\}/g) ?? [];
-    if (field.type === 'integer') {
-      problems.push({
-        path: `${at}.format`,
-        message: 'an integer field holds the plain number',
-        fix: 'remove format, or make the field a string',
-      });
-    } else if (numbers.length !== 1) {
-      problems.push({
-        path: `${at}.format`,
-        message: `"${sequence.format}" must show the number exactly once`,
-        fix: "write it as {1} or {1:00000}, e.g. 'T{DateTime:yyMMdd}{1:00000}'",
-      });
-    }
-  }
-  const valueType = sequence.valueType ?? (field.type === 'integer' ? 'int' : 'bigint');
-  const limit = SEQUENCE_LIMITS[valueType];
-  if (field.type === 'integer' && valueType === 'bigint') {
-    problems.push({
-      path: `${at}.valueType`,
-      message: 'an integer field is a 32-bit column',
-      fix: 'use valueType: int, or a string field for larger numbers',
-    });
-  }
-  const longest =
-    field.type === 'string' ? longestFormatted(sequence.format ?? '{1}', sequence.max ?? limit) : 0;
-  const room = field.maxLength ?? DEFAULT_STRING_LENGTH;
-  if (longest > room) {
-    problems.push({
-      path: `${at}.max`,
-      message: `values up to ${sequence.max ?? limit} render ${longest} characters, more than maxLength ${room}`,
-      fix: `give a lower max, or maxLength: ${longest}`,
-    });
-  }
-  if (sequence.max !== undefined && sequence.max > limit) {
-    problems.push({
-      path: `${at}.max`,
-      message: `${sequence.max} does not fit valueType ${valueType}`,
-      fix: `give at most ${limit}${valueType === 'int' ? ', or valueType: bigint' : ''}`,
-    });
-  }
-  if (sequence.max !== undefined && sequence.max < (sequence.start ?? 1)) {
-    problems.push({
-      path: `${at}.max`,
-      message: 'is below start',
-      fix: 'give a max of at least start',
-    });
-  }
-  return {
-    name: sequence.name ?? '',
-    format: sequence.format ?? '{1}',
-    valueType,
-    ...(sequence.start !== undefined ? { start: sequence.start } : {}),
-    ...(sequence.max !== undefined ? { max: sequence.max } : {}),
-  };
-}
+import type { EntityModel, EntitySpec, EventModel, FieldModel } from './types.js';
 
 function resolveFields(spec: EntitySpec, problems: SpecProblem[]): FieldModel[] {
   const fields: FieldModel[] = [];
@@ -223,96 +121,6 @@ function resolveEvents(
       ...(event.name ? { name: event.name } : {}),
     };
   });
-}
-
-/**
- * Reference rows with every own field given: a missing field takes its default (or null when
- * optional); a required field without a default must be set. The key fields are required and
- * identify one row each.
- */
-function resolveReferenceData(
-  data: ReferenceDataSpec | undefined,
-  owned: boolean,
-  own: FieldModel[],
-  problems: SpecProblem[],
-): EntityModel['referenceData'] {
-  if (!data) return undefined;
-  if (owned) {
-    problems.push({
-      path: 'referenceData',
-      message: "is shared by every caller, but an owned entity's rows belong to one caller each",
-      fix: 'remove owned: true, or keep the fixed rows in a table of their own',
-    });
-    return undefined;
-  }
-  const byName = new Map(own.map((f) => [f.name.camel, f]));
-  const keyNames = typeof data.key === 'string' ? [data.key] : data.key;
-  const key: FieldModel[] = [];
-  keyNames.forEach((name, i) => {
-    const field = byName.get(name);
-    const path = typeof data.key === 'string' ? 'referenceData.key' : `referenceData.key[${i}]`;
-    if (!field) {
-      problems.push({
-        path,
-        message: `"${name}" is not a field`,
-        fix: `name one of ${[...byName.keys()].join(', ')}`,
-      });
-    } else if (['json', 'text'].includes(field.type)) {
-      problems.push({
-        path,
-        message: `${name} is a ${field.type} field, which cannot be indexed as a key`,
-        fix: 'use a string, integer, uuid, date or enum field',
-      });
-    } else key.push(field);
-  });
-  const seen = new Set<string>();
-  const rows = data.rows.map((row, i) => {
-    const out: Record<string, unknown> = {};
-    for (const name of Object.keys(row)) {
-      if (!byName.has(name)) {
-        problems.push({
-          path: `referenceData.rows[${i}].${name}`,
-          message: `"${name}" is not a field`,
-          fix: `use the fields ${[...byName.keys()].join(', ')}`,
-        });
-      }
-    }
-    for (const field of own) {
-      const name = field.name.camel;
-      const isKey = key.includes(field);
-      if (!(name in row)) {
-        if (isKey || field.sequence || (field.required && !field.hasDefault)) {
-          problems.push({
-            path: `referenceData.rows[${i}]`,
-            message: `has no ${name}`,
-            fix: `give ${name} a value${isKey ? ' (it is the key)' : ''}`,
-          });
-        }
-        out[name] = field.hasDefault ? field.default : null;
-        continue;
-      }
-      const why = valueProblem(isKey ? { ...field, required: true } : field, row[name]);
-      if (why) {
-        problems.push({
-          path: `referenceData.rows[${i}].${name}`,
-          message: `${JSON.stringify(row[name])} is ${why}`,
-          fix: `give a value the ${field.type} field ${name} can hold`,
-        });
-      }
-      out[name] = row[name];
-    }
-    const identity = JSON.stringify(key.map((f) => out[f.name.camel]));
-    if (key.length === keyNames.length && seen.has(identity)) {
-      problems.push({
-        path: `referenceData.rows[${i}]`,
-        message: `repeats the key ${identity}`,
-        fix: 'give each row its own key',
-      });
-    }
-    seen.add(identity);
-    return out;
-  });
-  return { key, rows };
 }
 
 /**
