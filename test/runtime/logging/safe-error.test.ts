@@ -163,8 +163,8 @@ describeEachDatabase('database errors in logs', (db) => {
       maxAttempts: 2,
       logger: { info() {}, debug() {}, warn: log, error: log },
     });
-    bus.on('PersonAdded', async ({ email }) => {
-      await db.knex('log_people').insert({ email, name: NAME });
+    bus.on('PersonAdded', async (event) => {
+      await db.knex('log_people').insert({ email: event.payload.email, name: NAME });
     });
     try {
       await recordEvents(db.knex, [{ name: 'PersonAdded', payload: { email: EMAIL } }]);
@@ -178,7 +178,14 @@ describeEachDatabase('database errors in logs', (db) => {
       const text = JSON.stringify(entry);
       expect(text).not.to.contain(EMAIL);
       expect(text).not.to.contain(NAME);
-      expect((entry as { err: SafeError }).err.statement).to.match(/^insert into .log_people./);
+      const { err } = entry as { err: SafeError };
+      expect(err.statement).to.match(/^insert into .log_people./);
+      // The duplicate email, so the value at stake was the distinctive one.
+      expect(err.code).to.equal(
+        { sqlite: 'SQLITE_CONSTRAINT_UNIQUE', postgres: '23505', mysql: 'ER_DUP_ENTRY' }[
+          db.dialect
+        ],
+      );
     }
   });
 });
