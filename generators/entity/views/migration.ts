@@ -1,6 +1,7 @@
 // The view of migrations/<name>.ts: the table's columns and indexes as Knex builder calls in data
 // (a method and its arguments), which templates/entity/partials/column.hbs writes, and the
 // sequences the migration creates.
+import { fieldKinds } from '@slicekit/runtime/fields';
 import type { EntityModel, FieldModel } from '../../model/types.js';
 import type { SliceBase } from './base.js';
 import { sequenceOptions } from './sequences.js';
@@ -22,29 +23,15 @@ export interface TableIndex {
   columns: string[];
 }
 
-function builder(f: FieldModel): Pick<Column, 'method' | 'args'> {
-  switch (f.type) {
-    case 'string':
-      return { method: 'string', args: [f.maxLength ?? 255] };
-    case 'decimal':
-      return { method: 'decimal', args: [f.precision, f.scale] };
-    case 'date-time':
-      return { method: 'datetime', args: [{ precision: 3 }] };
-    case 'enum':
-      return { method: 'enu', args: [f.values] };
-    default:
-      return { method: f.type, args: [] };
-  }
-}
-
 function column(f: FieldModel): Column {
-  // MySQL refuses literal defaults on TEXT and JSON, and date-time literals differ per database:
-  // those defaults live in the entity's constructor only.
-  const hasDefault =
-    f.hasDefault && f.default !== null && !['text', 'json', 'date-time'].includes(f.type);
+  // The field kind's own column (the runtime's field-kind registry); a kind whose literal default
+  // a database refuses keeps its default in the entity's constructor only.
+  const { method, args, literalDefault = true } = fieldKinds[f.type].column(f);
+  const hasDefault = f.hasDefault && f.default !== null && literalDefault;
   return {
     name: f.column,
-    ...builder(f),
+    method,
+    args: [...args],
     primary: f.role === 'id',
     notNullable: f.notNull,
     hasDefault,
