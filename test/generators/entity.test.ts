@@ -344,7 +344,7 @@ describe('entity generator', () => {
       'actions[0].verb',
     ]);
     expect(error.problems[0]!.fix).to.contain('did you mean maxLength?');
-    expect(error.problems[1]!.fix).to.contain('use one of string, text, integer');
+    expect(error.problems[1]!.fix).to.contain('use one of string, text, email, url, integer');
     expect(error.problems[2]!.fix).to.contain('POST, PUT, PATCH');
     expect(filesUnder(out)).to.deep.equal([]);
   });

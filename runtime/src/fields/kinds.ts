@@ -8,7 +8,9 @@ import {
   decimals,
   fitLength,
   integers,
+  sampleEmail,
   sampleText,
+  sampleUrl,
   sentences,
   stableUuid,
 } from './samples.js';
@@ -55,6 +57,9 @@ function numberProblem(value: unknown, c: FieldConstraints): string | undefined 
   return undefined;
 }
 
+// The shape of an address `format: email` asks for, kept simple: one @, a dot in the domain.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
 const matches = (pattern: RegExp, message: string) => (value: unknown) =>
   typeof value === 'string' && pattern.test(value) ? undefined : message;
 
@@ -78,6 +83,31 @@ const definitions = {
     defaults: {},
     column: () => ({ method: 'text', args: [], literalDefault: false }),
     sample: (c, at) => fitLength(sampleText(at.name, at.index, true), c),
+  },
+  email: {
+    ...string,
+    constraints: ['maxLength'],
+    defaults: { maxLength: 320 },
+    column: (c) => ({ method: 'string', args: [c.maxLength ?? 320] }),
+    schema: (c) => ({ type: 'string', format: 'email', ...textLimits(c) }),
+    problem: (value, c) =>
+      textProblem(value, c) ?? (EMAIL.test(value as string) ? undefined : 'not an email address'),
+    sample: (c, at) => fitLength(sampleEmail(at.index), c),
+    wrong: 'not-an-email',
+  },
+  url: {
+    ...string,
+    constraints: ['maxLength'],
+    defaults: { maxLength: 2048 },
+    column: (c) => ({ method: 'string', args: [c.maxLength ?? 2048] }),
+    schema: (c) => ({ type: 'string', format: 'uri', ...textLimits(c) }),
+    problem: (value, c) => {
+      const text = textProblem(value, c);
+      if (text) return text;
+      return URL.canParse(value as string) ? undefined : 'not an absolute URL';
+    },
+    sample: (c, at) => fitLength(sampleUrl(at.index), c),
+    wrong: 'not a url',
   },
   integer: {
     value: 'integer',
@@ -198,7 +228,7 @@ export type FieldKind = keyof typeof definitions;
 
 /**
  * Every field kind by name. `string` is VARCHAR (255 unless `maxLength` says otherwise), `text`
- * is unbounded TEXT.
+ * is unbounded TEXT, `email` and `url` are VARCHAR holding a checked address.
  */
 export const fieldKinds: Readonly<Record<FieldKind, FieldKindDefinition>> = definitions;
 

@@ -1,0 +1,96 @@
+// The email and url field kinds, which exist only as entries of the field-kind registry: a slice
+// generated with them migrates, validates addresses and filters on them on every database.
+import { expect } from 'chai';
+import express, { type Express } from 'express';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import nodePlop from 'node-plop';
+import request from 'supertest';
+import { discoverSlices } from '@slicekit/runtime/crud';
+import { outboxMigration } from '@slicekit/runtime/events';
+import { registerEntityGenerator } from '../../generators/entity/index.js';
+import { describeEachDatabase, uniqueName } from '../support/services.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const silent = { info() {}, warn() {}, error() {}, debug() {} };
+// Inside the checkout, so the slice resolves @slicekit/runtime and express from its node_modules.
+const scratch = join(root, '.work', uniqueName('email-url'));
+
+before(async () => {
+  mkdirSync(scratch, { recursive: true });
+  const plop = await nodePlop(undefined, { destBasePath: scratch, force: false });
+  registerEntityGenerator(plop);
+  const result = await plop.getGenerator('entity').runActions({
+    name: 'Contact',
+    fields: 'name:string(100)!, email:email!, website:url',
+    now: '2024-05-01T09:30:00Z',
+  });
+  expect(result.failures).to.deep.equal([]);
+});
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('a slice with email and url fields, as generated', () => {
+  it('declares the columns, schemas and types of the registry', () => {
+    const [migration] = readdirSync(join(scratch, 'migrations'));
+    const text = readFileSync(join(scratch, 'migrations', migration!), 'utf8');
+    expect(text).to.contain("table.string('email', 320).notNullable();");
+    expect(text).to.contain("table.string('website', 2048);");
+    // Whitespace folded: Prettier breaks long objects over lines.
+    const requests = readFileSync(
+      join(scratch, 'src/slices/contacts/contact.requests.ts'),
+      'utf8',
+    ).replace(/\s+/g, ' ');
+    expect(requests).to.contain(
+      "email: { type: 'string', format: 'email', minLength: 1, maxLength: 320 }",
+    );
+    expect(requests).to.contain(
+      "website: { type: ['string', 'null'], format: 'uri', maxLength: 2048 }",
+    );
+    expect(requests).to.contain('email: string;');
+  });
+});
+
+describeEachDatabase('a slice with email and url fields', (db) => {
+  let app: Express;
+  before(async () => {
+    const [migration] = readdirSync(join(scratch, 'migrations'));
+    const { up } = (await import(pathToFileURL(join(scratch, 'migrations', migration!)).href)) as {
+      up(knex: unknown): Promise<void>;
+    };
+    await up(db.knex);
+    await outboxMigration().up(db.knex);
+    app = express();
+    app.use(express.json());
+    const router = express.Router();
+    for (const slice of await discoverSlices(join(scratch, 'src/slices'))) {
+      slice.mount(router, { knex: db.knex, logger: silent });
+    }
+    app.use('/v1', router);
+  });
+
+  it('stores and answers addresses, and filters on them', async () => {
+    const created = await request(app)
+      .post('/v1/contacts')
+      .send({ name: 'Ana Souza', email: 'ana@example.com', website: 'https://example.com/ana' });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(created.body).to.include({
+      email: 'ana@example.com',
+      website: 'https://example.com/ana',
+    });
+    const found = await request(app)
+      .get('/v1/contacts')
+      .query({ filter: 'email:Equal:ana@example.com' });
+    expect(found.status).to.equal(200);
+    expect(found.body.totalItemCount).to.equal(1);
+  });
+
+  it('answers 400 naming the field for an address that is not one', async () => {
+    const res = await request(app)
+      .post('/v1/contacts')
+      .send({ name: 'Kenji Tanaka', email: 'kenji.example.com', website: 'example.com/kenji' });
+    expect(res.status).to.equal(400);
+    const fields = (res.body.errors as { field: string }[]).map((e) => e.field);
+    expect(fields).to.have.members(['email', 'website']);
+  });
+});
