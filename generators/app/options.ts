@@ -144,6 +144,7 @@ export function appTemplateData(answers: AppAnswers, cwd: string): AppTemplateDa
         'chai',
         'eslint',
         'jose',
+        'json-schema-to-ts',
         'mocha',
         'plop',
         'prettier',

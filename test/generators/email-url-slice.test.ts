@@ -47,7 +47,8 @@ describe('a slice with email and url fields, as generated', () => {
     expect(requests).to.contain(
       "website: { type: ['string', 'null'], format: 'uri', maxLength: 2048 }",
     );
-    expect(requests).to.contain('email: string;');
+    const dto = readFileSync(join(scratch, 'src/slices/contacts/contact.dto.ts'), 'utf8');
+    expect(dto.replace(/\s+/g, ' ')).to.contain("email: { type: 'string', format: 'email' }");
   });
 });
 

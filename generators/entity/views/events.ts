@@ -3,7 +3,13 @@
 import type { EntityModel, EventModel } from '../../model/types.js';
 import { jsonType } from '../schemas.js';
 import type { SliceBase } from './base.js';
-import type { Property } from './requests.js';
+
+/** A member of an event payload type: `<name>?: <type>;` (templates/entity/partials/property.hbs). */
+export interface Property {
+  name: string;
+  type: string;
+  optional?: boolean;
+}
 
 /** The name an event declaration's events carry (as `eventName` in @slicekit/runtime/events). */
 export function eventNameOf(model: EntityModel, event: EventModel): string {

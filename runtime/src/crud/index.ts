@@ -34,6 +34,7 @@ export {
   type FieldKind,
   type StoredField,
 } from './table.js';
+export type { JsonSchema } from '../sql/json-schema.js';
 export {
   CRUD_OPS,
   CrudOp,
