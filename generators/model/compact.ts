@@ -115,13 +115,14 @@ export function parseTyped(
   for (const flag of flags) {
     if (flag === 'required' || flag === '!') spec.required = true;
     else if (flag === 'optional') spec.required = false;
+    else if (flag === 'unique') spec.unique = true;
     else {
       const [key = '', ...rest] = flag.split('=');
       if (!CONSTRAINT_KEYS.includes(key) || rest.length === 0) {
         problems.push({
           path: `${at}`,
           message: `"${flag}" is not a constraint`,
-          fix: `write required or one of ${CONSTRAINT_KEYS.map((k) => `${k}=...`).join(', ')}`,
+          fix: `write required, unique or one of ${CONSTRAINT_KEYS.map((k) => `${k}=...`).join(', ')}`,
         });
         continue;
       }

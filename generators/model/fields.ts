@@ -142,6 +142,7 @@ export function fieldModel(name: string, spec: FieldSpec): FieldModel {
     ...(hasDefault ? { default: spec.default } : {}),
     ...withKindDefaults(spec),
     ...(spec.description ? { description: spec.description } : {}),
+    ...(spec.unique ? { unique: true } : {}),
   };
 }
 

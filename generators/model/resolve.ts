@@ -1,5 +1,6 @@
 // Spec -> model: checks the structure with ajv, then the meaning (references between keys), and
 // resolves every default and name form once. Throws EntitySpecError listing every problem.
+import { fieldKinds } from '@slicekit/runtime/fields';
 import { kebabCase, nameForms, pluralize, snakeCase } from '../names.js';
 import { EntitySpecError, type SpecProblem } from './errors.js';
 import {
@@ -28,6 +29,13 @@ function resolveFields(spec: EntitySpec, problems: SpecProblem[]): FieldModel[] 
       continue;
     }
     problems.push(...constraintProblems(path, field.type, field));
+    if (field.unique && fieldKinds[field.type].indexable === false) {
+      problems.push({
+        path: `${path}.unique`,
+        message: `a ${field.type} column cannot carry a unique index on every database`,
+        fix: 'use type string with a maxLength, or remove unique',
+      });
+    }
     const sequence = resolveSequence(path, field, problems);
     const model = sequence
       ? { ...fieldModel(name, field), notNull: true, sequence }

@@ -121,6 +121,10 @@ export const entitySpecSchema = {
           ...decimalDigits,
           ...constraints,
           description: { type: 'string' },
+          unique: {
+            type: 'boolean',
+            fix: 'use true for a field no two rows may share, or leave it out',
+          },
           sequence: {
             type: 'object',
             additionalProperties: false,

@@ -45,6 +45,8 @@ export interface FieldSpec extends Constraints {
   /** Digits after the point of a `decimal`. @default 2 */
   scale?: number;
   description?: string;
+  /** No two rows may hold the same value: a unique index, and 409 for a duplicate. */
+  unique?: boolean;
   /** Numbered on create from a sequence (string or integer fields). */
   sequence?: SequenceSpec;
 }
@@ -148,6 +150,8 @@ export interface FieldModel extends Constraints {
   precision?: number;
   scale?: number;
   description?: string;
+  /** No two rows may hold the same value (a unique index; a duplicate is 409). */
+  unique?: boolean;
   /** The sequence numbering it on create, every default resolved. */
   sequence?: Required<Pick<SequenceSpec, 'name' | 'format' | 'valueType'>> &
     Pick<SequenceSpec, 'start' | 'max'>;

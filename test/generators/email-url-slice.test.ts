@@ -1,5 +1,6 @@
-// The email and url field kinds, which exist only as entries of the field-kind registry: a slice
-// generated with them migrates, validates addresses and filters on them on every database.
+// The email and url field kinds, which exist only as entries of the field-kind registry, and a
+// unique field: a slice generated with them migrates, validates addresses, filters on them and
+// refuses a second row with the same email (409 naming it) on every database.
 import { expect } from 'chai';
 import express, { type Express } from 'express';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -23,7 +24,7 @@ before(async () => {
   registerEntityGenerator(plop);
   const result = await plop.getGenerator('entity').runActions({
     name: 'Contact',
-    fields: 'name:string(100)!, email:email!, website:url',
+    fields: 'name:string(100)!, email:email!:unique, website:url',
     now: '2024-05-01T09:30:00Z',
   });
   expect(result.failures).to.deep.equal([]);
@@ -36,6 +37,9 @@ describe('a slice with email and url fields, as generated', () => {
     const text = readFileSync(join(scratch, 'migrations', migration!), 'utf8');
     expect(text).to.contain("table.string('email', 320).notNullable();");
     expect(text).to.contain("table.string('website', 2048);");
+    expect(text).to.contain("table.unique(['email']);");
+    const table = readFileSync(join(scratch, 'src/slices/contacts/contact.table.ts'), 'utf8');
+    expect(table).to.contain("unique: [['email']]");
     // Whitespace folded: Prettier breaks long objects over lines.
     const requests = readFileSync(
       join(scratch, 'src/slices/contacts/contact.requests.ts'),
@@ -84,6 +88,18 @@ describeEachDatabase('a slice with email and url fields', (db) => {
       .query({ filter: 'email:Equal:ana@example.com' });
     expect(found.status).to.equal(200);
     expect(found.body.totalItemCount).to.equal(1);
+  });
+
+  it('refuses a second contact with the same email: 409 problem+json naming email', async () => {
+    const res = await request(app)
+      .post('/v1/contacts')
+      .send({ name: 'Ana Lima', email: 'ana@example.com' });
+    expect(res.status, JSON.stringify(res.body)).to.equal(409);
+    expect(res.type).to.equal('application/problem+json');
+    expect(res.body).to.include({ code: 'crud.duplicate' });
+    expect(res.body.fields).to.deep.equal(['email']);
+    const all = await request(app).get('/v1/contacts');
+    expect(all.body.totalItemCount).to.equal(1);
   });
 
   it('answers 400 naming the field for an address that is not one', async () => {

@@ -49,9 +49,10 @@ function indexes(model: EntityModel): TableIndex[] {
     ...(reference
       ? [{ method: 'unique', columns: reference.key.map((f) => f.column) } as TableIndex]
       : []),
-    // A sequence never hands out a value twice; the index says so and finds a row by it.
+    // A sequence never hands out a value twice, and a unique field holds each value once: the
+    // index says so (and finds a row by it).
     ...model.fields
-      .filter((f) => f.sequence)
+      .filter((f) => f.sequence || f.unique)
       .map((f): TableIndex => ({ method: 'unique', columns: [f.column] })),
   ];
 }

@@ -3,7 +3,7 @@
 import type { EntityModel, FieldModel } from '../../model/types.js';
 import { sampleValue, stableUuid } from '../samples.js';
 import type { SliceBase } from './base.js';
-import { columnValue, type Cell, type ColumnValue } from './values.js';
+import { columnValue, distinctFields, type Cell, type ColumnValue } from './values.js';
 
 const SEED_ROWS = 5;
 
@@ -23,8 +23,7 @@ function seedValue(
 }
 
 export function seedView(model: EntityModel, base: SliceBase) {
-  // Fields every row must hold a value of its own: the reference-data key.
-  const unique = new Set(model.referenceData?.key ?? []);
+  const unique = distinctFields(model);
   const seed = model.name.pascal;
   return {
     ...base,

@@ -4,6 +4,7 @@ import type { EntityModel, FieldModel, MethodModel, ParamModel } from '../../mod
 import { sampleValue, wrongValue } from '../samples.js';
 import { eachMethod, type SliceBase } from './base.js';
 import { eventNameOf } from './events.js';
+import { distinctFields } from './values.js';
 
 /** A request body that passes validation, from sample row `row`. */
 function validBody(
@@ -64,8 +65,7 @@ function concurrentChanges<M extends { hasExpected: boolean }>(
 export function sliceTestView(model: EntityModel, base: SliceBase) {
   const seed = model.name.pascal;
   const dtoNames = new Set(model.dto.map((f) => f.name.camel));
-  // Fields every row must hold a value of its own: the reference-data key.
-  const unique = new Set(model.referenceData?.key ?? []);
+  const unique = distinctFields(model);
   const reference = model.referenceData;
 
   const methods = eachMethod(model, base, (m, _, i) => {
@@ -80,6 +80,12 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
   });
   const createBody = validBody(model.create, 0, seed, unique);
   const createdEvent = model.events.find((event) => event.operation === 'Created');
+  // A unique group the create request sets whole: a second create with the same body repeats it.
+  const createNames = new Set(model.create.map((p) => p.name.camel));
+  const duplicateGroup = [
+    ...(reference ? [reference.key] : []),
+    ...model.fields.filter((f) => f.unique).map((f) => [f]),
+  ].find((group) => group.every((f) => createNames.has(f.name.camel)));
 
   return {
     ...base,
@@ -99,6 +105,9 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
         ]),
     ),
     secondBody: validBody(model.create, 1, seed, unique),
+    // The ownership test's own row: unique values of its own, apart from the first create's.
+    ownerBody: validBody(model.create, 3, seed, unique),
+    duplicateFields: duplicateGroup?.map((f) => f.name.camel),
     testInvalid: model.validate && model.create.length > 0,
     invalidBody: Object.fromEntries(model.create.map((p) => [p.name.camel, wrongValue(p)])),
     invalidFields: model.create.map((p) => p.name.camel),
@@ -106,8 +115,8 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     referenceRowCount: reference?.rows.length ?? 0,
     // What the list test expects: the two rows it created, plus the reference rows.
     listTotal: 2 + (reference?.rows.length ?? 0),
-    // Fifty creates with one body: not for a table whose reference key must be unique.
-    testSequence: base.hasSequences && !reference,
+    // Fifty creates with one body: not for a table whose reference key or a field must be unique.
+    testSequence: base.hasSequences && !reference && !model.fields.some((f) => f.unique),
     numberedColumn: base.numbered[0]?.column,
   };
 }

@@ -10,6 +10,11 @@ export function tableView(model: EntityModel, base: SliceBase) {
       name: f.name.camel,
       type: f.type,
     })),
+    // Each unique index of the migration, by property: a duplicate answers 409 naming them.
+    uniqueGroups: [
+      ...(model.referenceData ? [model.referenceData.key.map((f) => f.name.camel)] : []),
+      ...model.fields.filter((f) => f.unique || f.sequence).map((f) => [f.name.camel]),
+    ],
     tableEvents: model.events.map((e) => ({
       operation: e.operation,
       fields: e.fields,

@@ -1,7 +1,7 @@
 // Values as data for the partials that write them: `entity/value` (a value given to an entity
 // property) and `entity/column-value` (a value as a Knex insert takes it). One key of each object
 // says what kind of expression the partial writes.
-import type { FieldModel } from '../../model/types.js';
+import type { EntityModel, FieldModel } from '../../model/types.js';
 
 /** What templates/entity/partials/value.hbs writes. */
 export type EntityValue =
@@ -39,4 +39,9 @@ export function columnValue(f: Pick<FieldModel, 'type'>, value: unknown): Column
 export interface Cell {
   column: string;
   value: ColumnValue;
+}
+
+/** Fields every row must hold a value of its own: the reference-data key and unique fields. */
+export function distinctFields(model: EntityModel): ReadonlySet<FieldModel> {
+  return new Set([...(model.referenceData?.key ?? []), ...model.fields.filter((f) => f.unique)]);
 }

@@ -2,6 +2,7 @@
 // entity tables, load/call/save with audit stamping, request validation and route helpers.
 // See docs/generated-code.md.
 export { asCaller, callerOf, type Caller } from './caller.js';
+export { DUPLICATE_TYPE, isUniqueViolation } from './duplicates.js';
 export { discoverSlices, type DiscoverSlicesOptions } from './discover.js';
 export {
   CrudOptionsError,

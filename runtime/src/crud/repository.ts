@@ -9,6 +9,7 @@ import { recordEvents } from '../events/record.js';
 import { ifMatchHolds, withEntityTag } from '../http/entity-tag.js';
 import { ProblemError } from '../http/problem.js';
 import { asCaller, type Caller } from './caller.js';
+import { refusingDuplicates } from './duplicates.js';
 import { INVALID_REQUEST_TYPE, notFound, preconditionFailed } from './errors.js';
 import type { EntityTable } from './table.js';
 
@@ -168,13 +169,17 @@ export async function insertEntity<E>(
     target.updatedOn = now;
   }
   if (table.owned) target.ownedBy = principal;
-  return knex.transaction(async (trx) => {
-    await trx(table.table).insert(table.toRow(entity));
-    const row = await findRow(trx, any, idOf(table, entity), principal, false);
-    const events = eventsOf(any);
-    if (events) await recordEvents(trx, createdEvents(events, any.fromRow(row) as Row));
-    return row;
-  });
+  const values = table.toRow(entity);
+  const id = idOf(table, entity);
+  return refusingDuplicates(knex, any, id, values, () =>
+    knex.transaction(async (trx) => {
+      await trx(table.table).insert(values);
+      const row = await findRow(trx, any, id, principal, false);
+      const events = eventsOf(any);
+      if (events) await recordEvents(trx, createdEvents(events, any.fromRow(row) as Row));
+      return row;
+    }),
+  );
 }
 
 /**
@@ -199,7 +204,10 @@ export async function changeEntity<E>(
 ): Promise<Row> {
   const who = asCaller(caller);
   const any = table as EntityTable<unknown>;
-  return knex.transaction(async (trx) => {
+  // What the save writes, for naming the unique group a refused write repeats.
+  const values: Row = {};
+  return refusingDuplicates(knex, any, id, values, () =>
+    knex.transaction(async (trx) => {
     const stored = await findRow(trx, any, id, who.principal, true);
     checkPrecondition(any, id, stored, who);
     const entity = table.fromRow(stored);
@@ -213,7 +221,7 @@ export async function changeEntity<E>(
         target.updatedBy = who.principal;
       }
     }
-    const values = table.toRow(entity);
+    Object.assign(values, table.toRow(entity));
     delete values[table.idColumn];
     // The owner never changes hands through a save.
     if (table.ownerColumn) delete values[table.ownerColumn];
@@ -227,7 +235,8 @@ export async function changeEntity<E>(
       await recordEvents(trx, updatedEvents(events, before, any.fromRow(row) as Row));
     }
     return row;
-  });
+  }),
+  );
 }
 
 /**

@@ -38,6 +38,11 @@ export interface EntityTableDefinition<E> {
    * transaction as the change. @default [] (none)
    */
   events?: readonly EventDeclaration[];
+  /**
+   * The properties of each unique index of the table (one group per index): a row that would
+   * repeat a group's values answers 409 naming those properties. @default [] (none)
+   */
+  unique?: readonly (readonly string[])[];
 }
 
 /** One stored property. */
@@ -60,6 +65,8 @@ export interface EntityTable<E> {
   readonly ownerColumn: string | undefined;
   readonly events: readonly EventDeclaration[];
   readonly fields: readonly StoredField[];
+  /** The fields of each unique index, as `unique` declared them. */
+  readonly unique: readonly (readonly StoredField[])[];
   /** The row to write for an entity. */
   toRow(entity: E): Row;
   /** The entity a stored row stands for (an instance of the class; its constructor is not run). */
@@ -118,6 +125,12 @@ export function defineEntityTable<E>(definition: EntityTableDefinition<E>): Enti
       if (!(field in all)) problems.push(`events[${i}]: "${field}" is not a field`);
     }
   });
+  (definition.unique ?? []).forEach((group, i) => {
+    if (group.length === 0) problems.push(`unique[${i}] names no field`);
+    for (const field of group) {
+      if (!(field in all)) problems.push(`unique[${i}]: "${field}" is not a field`);
+    }
+  });
   const idProperty = definition.idProperty ?? 'id';
   if (!(idProperty in all)) problems.push(`the id property "${idProperty}" is not in fields`);
   if (problems.length > 0) throw new EntityTableDefinitionError(table || '?', problems);
@@ -141,6 +154,9 @@ export function defineEntityTable<E>(definition: EntityTableDefinition<E>): Enti
     ownerColumn: definition.owned ? owner?.column : undefined,
     events: definition.events ?? [],
     fields,
+    unique: (definition.unique ?? []).map((group) =>
+      group.map((property) => fields.find((f) => f.property === property)!),
+    ),
     toRow(entity) {
       const source = entity as Row;
       const row: Row = {};

@@ -39,6 +39,11 @@ export interface SampleContext {
   readonly seed: string;
   /** The field's declared default, which the first sample shows where it fits. */
   readonly default?: unknown;
+  /**
+   * Whether every row must get a value of its own (a unique field, a reference-data key): the
+   * sample then differs on every row, even where the constraints would cut realistic ones short.
+   */
+  readonly distinct?: boolean;
 }
 
 /** One kind of field. */
@@ -53,6 +58,11 @@ export interface FieldKindDefinition {
   readonly argument?: 'maxLength' | 'precision' | 'values';
   /** The Knex column of a field. */
   column(c: FieldConstraints): ColumnSpec;
+  /**
+   * Whether the column can carry an index on every database (a unique field needs one): MySQL
+   * indexes no TEXT or JSON column whole. @default true
+   */
+  readonly indexable?: boolean;
   /**
    * The JSON Schema of a value (null aside). `request` adds every limit a request body is held to,
    * so the database never truncates, rounds or overflows what a request sends.

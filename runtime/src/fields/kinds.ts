@@ -63,6 +63,15 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const matches = (pattern: RegExp, message: string) => (value: unknown) =>
   typeof value === 'string' && pattern.test(value) ? undefined : message;
 
+/**
+ * A text value of row `index` no other row shares and no everyday code looks like (`X01`, `X02`...),
+ * within the length constraints.
+ */
+function distinctText(c: FieldConstraints, index: number): string {
+  const width = Math.max(3, Math.min(c.maxLength ?? 8, Math.max(c.minLength ?? 0, 3)));
+  return `X${String(index + 1).padStart(width - 1, '0')}`;
+}
+
 const string = {
   value: 'string',
   constraints: ['minLength', 'maxLength', 'pattern'],
@@ -72,7 +81,8 @@ const string = {
   schema: (c) => ({ type: 'string', ...textLimits(c) }),
   jsonType: () => 'string',
   problem: textProblem,
-  sample: (c, at) => fitLength(sampleText(at.name, at.index, false), c),
+  sample: (c, at) =>
+    at.distinct ? distinctText(c, at.index) : fitLength(sampleText(at.name, at.index, false), c),
   wrong: 12345,
 } as const satisfies FieldKindDefinition;
 
@@ -82,7 +92,9 @@ const definitions = {
     ...string,
     defaults: {},
     column: () => ({ method: 'text', args: [], literalDefault: false }),
-    sample: (c, at) => fitLength(sampleText(at.name, at.index, true), c),
+    indexable: false,
+    sample: (c, at) =>
+      at.distinct ? distinctText(c, at.index) : fitLength(sampleText(at.name, at.index, true), c),
   },
   email: {
     ...string,
@@ -122,7 +134,8 @@ const definitions = {
     jsonType: () => 'number',
     problem: (value, c) =>
       numberProblem(value, c) ?? (Number.isInteger(value) ? undefined : 'not a whole number'),
-    sample: (c, at) => clamp(integers[at.index % integers.length]!, c, 0),
+    sample: (c, at) =>
+      clamp(at.distinct ? 9001 + at.index : integers[at.index % integers.length]!, c, 0),
     wrong: 'not-a-value',
   },
   decimal: {
@@ -148,7 +161,8 @@ const definitions = {
       const places = (String(value).split('.')[1] ?? '').length;
       return places > (c.scale ?? 2) ? 'more decimals than the scale keeps' : undefined;
     },
-    sample: (c, at) => clamp(decimals[at.index % decimals.length]!, c, c.scale ?? 2),
+    sample: (c, at) =>
+      clamp(at.distinct ? 9001 + at.index : decimals[at.index % decimals.length]!, c, c.scale ?? 2),
     wrong: 'not-a-value',
   },
   boolean: {
@@ -214,6 +228,7 @@ const definitions = {
     value: 'json',
     constraints: [],
     column: () => ({ method: 'json', args: [], literalDefault: false }),
+    indexable: false,
     schema: () => ({ type: 'object' }),
     jsonType: () => 'Record<string, unknown>',
     problem: (value) =>

@@ -1,0 +1,79 @@
+// A unique index refused a row: which of the table's declared unique groups the row repeats,
+// answered as 409 problem+json naming its properties, never a 500 from the database.
+import type { Knex } from 'knex';
+import { ProblemError } from '../http/problem.js';
+import type { EntityTable } from './table.js';
+
+export const DUPLICATE_TYPE = 'urn:slicekit:problem:duplicate';
+
+type Row = Record<string, unknown>;
+
+/**
+ * Whether the database refused a write because a unique index already holds its values:
+ * PostgreSQL 23505, MySQL/MariaDB ER_DUP_ENTRY (1062), SQLite SQLITE_CONSTRAINT_UNIQUE.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, errno } = error as { code?: unknown; errno?: unknown };
+  return (
+    code === '23505' ||
+    code === 'ER_DUP_ENTRY' ||
+    errno === 1062 ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE'
+  );
+}
+
+/**
+ * The 409 problem for `row` (the columns a write tried to store) refused by a unique index: the
+ * first declared group another row already holds, or the table's groups when none can be told
+ * (the other row went away since). Looked up outside the failed transaction, which PostgreSQL
+ * has aborted.
+ */
+export async function duplicateProblem(
+  knex: Knex,
+  table: EntityTable<unknown>,
+  row: Row,
+  id: string,
+): Promise<ProblemError> {
+  for (const group of table.unique) {
+    const query = knex(table.table).whereNot(table.idColumn, id);
+    for (const field of group) query.where(field.column, row[field.column] as Knex.Value);
+    if (await query.first())
+      return duplicate(
+        table,
+        group.map((f) => f.property),
+      );
+  }
+  return duplicate(
+    table,
+    table.unique.flatMap((group) => group.map((f) => f.property)),
+  );
+}
+
+function duplicate(table: EntityTable<unknown>, fields: readonly string[]): ProblemError {
+  const named = fields.length > 0 ? fields.join(' and ') : 'a unique value';
+  return new ProblemError(
+    409,
+    `another ${table.entityName} already has this ${named}; choose another`,
+    { type: DUPLICATE_TYPE, code: 'crud.duplicate', fields },
+  );
+}
+
+/**
+ * Runs `write` (an insert or a save of the row `id`, storing `row`'s columns) and answers a unique
+ * index's refusal as the 409 problem of `duplicateProblem`; any other failure is rethrown.
+ */
+export async function refusingDuplicates<T>(
+  knex: Knex,
+  table: EntityTable<unknown>,
+  id: string,
+  row: Row,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    throw await duplicateProblem(knex, table, row, id);
+  }
+}
