@@ -8,6 +8,7 @@ export * from './logging/index.js';
 export * from './crud/index.js';
 export * from './auth/index.js';
 export * from './config/index.js';
+export * from './database/index.js';
 export * from './events/index.js';
 export * from './openapi/index.js';
 export * from './reference-data/index.js';

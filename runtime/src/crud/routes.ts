@@ -3,6 +3,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
 import { principalId } from '../auth/user.js';
+import { answerDatabaseUnavailable } from '../database/unavailable.js';
 import { ProblemError, sendProblem } from '../http/problem.js';
 import type { SliceDescription } from '../openapi/types.js';
 import { CrudOptionsError } from './errors.js';
@@ -51,12 +52,14 @@ export function callerRows(
 
 /**
  * Wraps an async route: a `ProblemError` it throws (unknown id, invalid id) is answered as
- * problem+json here, with the request's URL as `instance` like the app's error handler; anything
- * else goes to that handler.
+ * problem+json here, with the request's URL as `instance` like the app's error handler, and a
+ * database that did not answer in time as 503 with `Retry-After` (`answerDatabaseUnavailable`);
+ * anything else goes to that handler.
  */
 export function crudRoute(route: (req: Request, res: Response) => Promise<void>): RequestHandler {
   return function runCrudRoute(req: Request, res: Response, next: NextFunction) {
     route(req, res).catch((error: unknown) => {
+      if (answerDatabaseUnavailable(error, req, res)) return;
       const problem = problemOf(error);
       if (problem && !res.headersSent) {
         sendProblem(res, problem.toProblem(req.originalUrl));

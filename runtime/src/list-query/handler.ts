@@ -1,8 +1,10 @@
 // `listHandler`: an Express handler doing parse + run + respond, so a hand-written list route is
-// one line. Bad input answers 400 problem+json; a database failure answers a 500 problem that
-// never carries the SQL error text, and is logged by its codes and statement, never its values.
+// one line. Bad input answers 400 problem+json; a database that does not answer in time answers
+// 503 with Retry-After; any other database failure answers a 500 problem that never carries the
+// SQL error text. Both are logged by their codes and statement, never their values.
 import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
+import { answerDatabaseUnavailable } from '../database/unavailable.js';
 import { ProblemError, sendProblem } from '../http/problem.js';
 import { safeError } from '../logging/safe-error.js';
 import { recordFailedStatements } from '../logging/statements.js';
@@ -61,6 +63,7 @@ export function listHandler<Dto>(
         return;
       }
       options.logger?.error({ err: safeError(error) }, 'list query failed');
+      if (answerDatabaseUnavailable(error, req, res)) return;
       sendProblem(res, {
         title: 'Internal Server Error',
         status: 500,

@@ -5,8 +5,8 @@ import knexFactory, { type Knex } from 'knex';
 import { discoverSlices } from '@slicekit/runtime/crud';
 import { recordFailedStatements } from '@slicekit/runtime/logging';
 import { migrateLatest, type MigrateLatestResult } from '@slicekit/runtime/reference-data';
-import { databaseUrl } from './config.js';
-import { dialectOf, knexConfig, migrations } from './knexfile.js';
+import { databaseTimeouts, databaseUrl } from './config.js';
+import { dialectOf, knexConfig, migrations, unboundedStatements } from './knexfile.js';
 import type { Logger } from './logger.js';
 import { referenceData } from './reference-data.js';
 
@@ -18,18 +18,25 @@ export function createKnex(url: string = databaseUrl): Knex {
   if (dialectOf(url) === 'sqlite' && url !== ':memory:') {
     mkdirSync(dirname(resolve(url)), { recursive: true });
   }
-  return recordFailedStatements(knexFactory(knexConfig(url)));
+  return recordFailedStatements(knexFactory(knexConfig(url, databaseTimeouts)));
 }
 
 /**
  * Applies pending migrations, then the reference data of every slice and of `reference-data.ts`.
- * `npm run migrate`, the server's start-up and the tests all come through here.
+ * `npm run migrate`, the server's start-up and the tests all come through here. They run on a
+ * connection of their own without the statement timeout requests get (unboundedStatements).
  */
 export async function migrate(knex: Knex, logger: Logger): Promise<MigrateLatestResult> {
   const slices = await discoverSlices(new URL('./slices/', import.meta.url));
-  return migrateLatest(knex, {
-    migrations,
-    referenceData: [...slices.flatMap((slice) => slice.referenceData ?? []), ...referenceData],
-    logger,
-  });
+  const unbounded = unboundedStatements(knex);
+  const migrator = unbounded ? knexFactory(unbounded) : knex;
+  try {
+    return await migrateLatest(migrator, {
+      migrations,
+      referenceData: [...slices.flatMap((slice) => slice.referenceData ?? []), ...referenceData],
+      logger,
+    });
+  } finally {
+    if (migrator !== knex) await migrator.destroy();
+  }
 }

@@ -1,6 +1,13 @@
 // Knex settings for the database a URL names: a SQLite file path, or a postgres:// or mysql:// URL.
+// Every database call is bounded in time (src/config.ts reads the limits from DATABASE_*_MS), so
+// a database that stops answering fails requests with 503 instead of hanging them.
 import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
+import {
+  boundConnection,
+  databaseTimeoutDefaults,
+  type DatabaseTimeouts,
+} from '@slicekit/runtime/database';
 import { DirectoryMigrationSource } from './migration-source.js';
 
 export type Dialect = 'sqlite' | 'postgres' | 'mysql';
@@ -28,16 +35,45 @@ export const seeds: Knex.SeederConfig = {
   loadExtensions: [extension],
 };
 
-/** The Knex configuration for `url`. */
-export function knexConfig(url: string): Knex.Config {
+/**
+ * The Knex configuration for `url`, with each wait bounded by `limits` (the app passes the
+ * settings of src/config.ts).
+ */
+export function knexConfig(
+  url: string,
+  limits: DatabaseTimeouts = databaseTimeoutDefaults,
+): Knex.Config {
+  // No free connection in the pool within this time: KnexTimeoutError.
+  const acquireConnectionTimeout = limits.acquireTimeoutMs;
   switch (dialectOf(url)) {
     case 'postgres':
-      return { client: 'pg', connection: url, pool: { min: 0, max: 10 }, migrations, seeds };
+      return {
+        client: 'pg',
+        connection: {
+          connectionString: url,
+          connectionTimeoutMillis: limits.connectTimeoutMs,
+          // The server cancels a statement that runs longer (SQLSTATE 57014)...
+          statement_timeout: limits.statementTimeoutMs,
+          // ...and the client stops waiting for an answer that never comes (a silent network) a
+          // second later, so a slow statement is cancelled by the server first.
+          query_timeout: limits.statementTimeoutMs + 1000,
+          keepAlive: limits.keepAliveMs > 0,
+          keepAliveInitialDelayMillis: limits.keepAliveMs,
+        } as Knex.PgConnectionConfig,
+        acquireConnectionTimeout,
+        // Drops a connection whose query timed out: its late answer would confuse the next query.
+        pool: { min: 0, max: 10, afterCreate: boundConnection('postgres') },
+        migrations,
+        seeds,
+      };
     case 'mysql':
       return {
         client: 'mysql2',
         connection: {
           uri: url,
+          connectTimeout: limits.connectTimeoutMs,
+          enableKeepAlive: limits.keepAliveMs > 0,
+          keepAliveInitialDelay: limits.keepAliveMs,
           supportBigNumbers: true,
           charset: 'utf8mb4',
           // Date-times are UTC on the wire, whatever the time zone of the server or this machine.
@@ -47,7 +83,14 @@ export function knexConfig(url: string): Knex.Config {
           // types; Knex's typings know only the boolean form.)
           dateStrings: ['DATE'] as unknown as boolean,
         } as Knex.MySql2ConnectionConfig,
-        pool: { min: 0, max: 10 },
+        acquireConnectionTimeout,
+        // mysql2 has no per-connection statement timeout: each query gets one here, and a
+        // connection whose query timed out is dropped.
+        pool: {
+          min: 0,
+          max: 10,
+          afterCreate: boundConnection('mysql', { queryTimeoutMs: limits.statementTimeoutMs }),
+        },
         migrations,
         seeds,
       };
@@ -56,8 +99,30 @@ export function knexConfig(url: string): Knex.Config {
         client: 'better-sqlite3',
         connection: { filename: url },
         useNullAsDefault: true,
+        acquireConnectionTimeout,
+        // A write waits this long for a file another process has locked, then fails SQLITE_BUSY.
+        // better-sqlite3 waits on the event loop's thread: keep it short.
+        pool: { afterCreate: boundConnection('sqlite', { busyTimeoutMs: limits.busyTimeoutMs }) },
         migrations,
         seeds,
       };
   }
+}
+
+/**
+ * `knex`'s configuration without the statement timeout, for migrations, which may take longer
+ * than a request may (an index on a big table). SQLite has no statement timeout: null, keep `knex`.
+ */
+export function unboundedStatements(knex: Knex): Knex.Config | null {
+  const config = knex.client.config as Knex.Config;
+  if (config.client === 'pg') {
+    const connection = { ...(config.connection as Knex.PgConnectionConfig) };
+    delete connection.statement_timeout;
+    delete connection.query_timeout;
+    return { ...config, connection, pool: { ...config.pool, min: 0, max: 1 } };
+  }
+  if (config.client === 'mysql2') {
+    return { ...config, pool: { min: 0, max: 1, afterCreate: boundConnection('mysql') } };
+  }
+  return null;
 }

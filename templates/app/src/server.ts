@@ -1,12 +1,20 @@
 // Starts the API: migrates the database named by DATABASE_URL, starts the event bus, then listens
 // on PORT while the events left pending are delivered in the background.
+import { ConfigError } from '@slicekit/runtime/config';
 import { answerClientError } from '@slicekit/runtime/http';
 import { closeIdempotency } from '@slicekit/runtime/idempotency';
-import { createApp } from './app.js';
-import { port } from './config.js';
-import { createKnex, migrate } from './db.js';
-import { createEventBus } from './events.js';
-import { createLogger } from './logger.js';
+
+// Settings first (the modules below read them as they load): one the app cannot use stops it here
+// with a line naming the variable, the value and what it accepts, before anything starts.
+const { port } = await import('./config.js').catch((error: unknown) => {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`cannot start: ${error.message}\n`);
+  process.exit(1);
+});
+const { createApp } = await import('./app.js');
+const { createKnex, migrate } = await import('./db.js');
+const { createEventBus } = await import('./events.js');
+const { createLogger } = await import('./logger.js');
 
 const logger = createLogger();
 const knex = createKnex();

@@ -1,5 +1,5 @@
-// Every error code thrown by the auth, events, sequences, reference-data and OpenAPI areas is
-// documented on that area's docs page, so a code cannot ship undocumented.
+// Every error code thrown by the auth, config, events, sequences, reference-data and OpenAPI
+// areas is documented on that area's docs page, so a code cannot ship undocumented.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -7,6 +7,7 @@ import { expect } from 'chai';
 const root = join(import.meta.dirname, '..', '..', '..');
 const areas: Record<string, string> = {
   auth: 'docs/auth.md',
+  config: 'docs/reliability.md',
   events: 'docs/events.md',
   sequences: 'docs/sequences.md',
   'reference-data': 'docs/reference-data.md',

@@ -1,6 +1,7 @@
 // The last two middlewares of the app: unknown routes are 404, and every error becomes an
 // RFC 9457 problem+json response that never leaks internals.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { answerDatabaseUnavailable } from '@slicekit/runtime/database';
 import { clientProblemOf, ProblemError, sendProblem, statusTitle } from '@slicekit/runtime/http';
 import { redactUrl } from '@slicekit/runtime/logging';
 import type { Logger } from '../logger.js';
@@ -31,6 +32,15 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
     const clientProblem = clientProblemOf(error, req.originalUrl);
     if (clientProblem) {
       sendProblem(res, clientProblem);
+      return;
+    }
+    // A database that did not answer in time (or refused, or lost the connection) is 503 with
+    // Retry-After: it passes on its own, and the client should try again later.
+    if (answerDatabaseUnavailable(error, req, res)) {
+      logger.warn(
+        { err: error, method: req.method, url: redactUrl(req.originalUrl) },
+        'request failed: the database is unavailable',
+      );
       return;
     }
     // The logger's error serializer keeps row values out; redactUrl hides secret query parameters.

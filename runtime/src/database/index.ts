@@ -1,0 +1,7 @@
+// @slicekit/runtime/database: bounded database calls and what follows from them: telling an
+// unavailable database from a failed statement (503 + Retry-After), and retrying transactions
+// aborted as deadlocks (see docs/reliability.md).
+export * from './connection.js';
+export * from './timeouts.js';
+export * from './transaction.js';
+export * from './unavailable.js';
