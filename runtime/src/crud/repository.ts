@@ -4,6 +4,7 @@
 // precision), and the events it raises are written to the outbox in that same transaction.
 import type { Knex } from 'knex';
 import { sqlFamily } from '../sql/dialect.js';
+import { retryOnConflict, transactionWithRetry } from '../database/transaction.js';
 import { createdEvents, updatedEvents, type EntityEvents } from '../events/declared.js';
 import { recordEvents } from '../events/record.js';
 import { ifMatchHolds, withEntityTag } from '../http/entity-tag.js';
@@ -172,7 +173,7 @@ export async function insertEntity<E>(
   const values = table.toRow(entity);
   const id = idOf(table, entity);
   return refusingDuplicates(knex, any, id, values, () =>
-    knex.transaction(async (trx) => {
+    transactionWithRetry(knex, async (trx) => {
       await trx(table.table).insert(values);
       const row = await findRow(trx, any, id, principal, false);
       const events = eventsOf(any);
@@ -207,35 +208,35 @@ export async function changeEntity<E>(
   // What the save writes, for naming the unique group a refused write repeats.
   const values: Row = {};
   return refusingDuplicates(knex, any, id, values, () =>
-    knex.transaction(async (trx) => {
-    const stored = await findRow(trx, any, id, who.principal, true);
-    checkPrecondition(any, id, stored, who);
-    const entity = table.fromRow(stored);
-    const target = entity as Row;
-    // Cleared first, so an updater the method records is told apart from the stored one.
-    if (table.audited) target.updatedBy = null;
-    await change(entity);
-    if (table.audited) {
-      target.updatedOn = new Date();
-      if (target.updatedBy === null || target.updatedBy === undefined) {
-        target.updatedBy = who.principal;
+    transactionWithRetry(knex, async (trx) => {
+      const stored = await findRow(trx, any, id, who.principal, true);
+      checkPrecondition(any, id, stored, who);
+      const entity = table.fromRow(stored);
+      const target = entity as Row;
+      // Cleared first, so an updater the method records is told apart from the stored one.
+      if (table.audited) target.updatedBy = null;
+      await change(entity);
+      if (table.audited) {
+        target.updatedOn = new Date();
+        if (target.updatedBy === null || target.updatedBy === undefined) {
+          target.updatedBy = who.principal;
+        }
       }
-    }
-    Object.assign(values, table.toRow(entity));
-    delete values[table.idColumn];
-    // The owner never changes hands through a save.
-    if (table.ownerColumn) delete values[table.ownerColumn];
-    await visibleRows(trx, any, who.principal)
-      .where(table.idColumn, checkId(any, id))
-      .update(values);
-    const row = await findRow(trx, any, id, who.principal, false);
-    const events = eventsOf(any);
-    if (events) {
-      const before = any.fromRow(stored) as Row;
-      await recordEvents(trx, updatedEvents(events, before, any.fromRow(row) as Row));
-    }
-    return row;
-  }),
+      Object.assign(values, table.toRow(entity));
+      delete values[table.idColumn];
+      // The owner never changes hands through a save.
+      if (table.ownerColumn) delete values[table.ownerColumn];
+      await visibleRows(trx, any, who.principal)
+        .where(table.idColumn, checkId(any, id))
+        .update(values);
+      const row = await findRow(trx, any, id, who.principal, false);
+      const events = eventsOf(any);
+      if (events) {
+        const before = any.fromRow(stored) as Row;
+        await recordEvents(trx, updatedEvents(events, before, any.fromRow(row) as Row));
+      }
+      return row;
+    }),
   );
 }
 
@@ -252,13 +253,13 @@ export async function deleteEntity(
   const who = asCaller(caller);
   const key = checkId(table, id);
   if (who.ifMatch === undefined) {
-    const deleted = await visibleRows(knex, table, who.principal)
-      .where(table.idColumn, key)
-      .delete();
+    const deleted = await retryOnConflict(async () =>
+      visibleRows(knex, table, who.principal).where(table.idColumn, key).delete(),
+    );
     if (deleted === 0) throw notFound(table.entityName, id);
     return;
   }
-  await knex.transaction(async (trx) => {
+  await transactionWithRetry(knex, async (trx) => {
     checkPrecondition(table, id, await findRow(trx, table, id, who.principal, true), who);
     await visibleRows(trx, table, who.principal).where(table.idColumn, key).delete();
   });

@@ -74,14 +74,22 @@ export async function claimDue(knex: Knex, request: ClaimRequest): Promise<Claim
     const rows = await knex(table).select(columns).where('claim_token', token).orderBy('id');
     return { token, rows };
   }
-  const rows = await knex.transaction(async (trx) => {
-    const ids = (await due(trx(table).select('id')).forUpdate().skipLocked()).map(
-      (row: { id: number | string }) => row.id,
-    );
-    if (ids.length === 0) return [];
-    await stamp(trx(table).whereIn('id', ids));
-    return trx(table).select(columns).whereIn('id', ids).orderBy('id');
-  });
+  // READ COMMITTED (PostgreSQL's default anyway): under MySQL's REPEATABLE READ the SELECT ...
+  // FOR UPDATE also locks the gaps of the due index it scans: a change recording an event then
+  // waits for the claim before its outbox row can go there, and the two deadlock when the claim's
+  // UPDATE needs the row that insert already put in the primary key. Row locks alone are what
+  // keep two claims apart.
+  const rows = await knex.transaction(
+    async (trx) => {
+      const ids = (await due(trx(table).select('id')).forUpdate().skipLocked()).map(
+        (row: { id: number | string }) => row.id,
+      );
+      if (ids.length === 0) return [];
+      await stamp(trx(table).whereIn('id', ids));
+      return trx(table).select(columns).whereIn('id', ids).orderBy('id');
+    },
+    { isolationLevel: 'read committed' },
+  );
   return { token, rows };
 }
 
