@@ -5,35 +5,23 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import nodePlop from 'node-plop';
+import { pathToFileURL } from 'node:url';
 import { pino, type Logger as AppLogger } from 'pino';
 import request from 'supertest';
-import { discoverSlices } from '@slicekit/runtime/crud';
-import { outboxMigration } from '@slicekit/runtime/events';
 import { HttpProblemCode } from '@slicekit/runtime/http';
 import { recordFailedStatements, REDACTED, safeLoggerOptions } from '@slicekit/runtime/logging';
-import { registerEntityGenerator } from '../../generators/entity/index.js';
-import { describeEachDatabase, uniqueName } from '../support/services.js';
+import { repoRoot, useScratchSlices } from '../support/scratch-slices.js';
+import { describeEachDatabase } from '../support/services.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const productSpec = join(root, 'docs/examples/product.yaml');
-const scratch = join(root, '.work', uniqueName('app-bad-input'));
+const root = repoRoot;
+const slices = useScratchSlices('app-bad-input', [
+  { specFile: join(root, 'docs/examples/product.yaml') },
+]);
 
 // Values no SQL keyword or code contains, so finding one in a log line means it leaked.
 const EMAIL = 'quokka-orbit@example.test';
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.Zm9vYmFy.c2VjcmV0';
-
-before(async () => {
-  mkdirSync(scratch, { recursive: true });
-  const plop = await nodePlop(undefined, { destBasePath: scratch, force: false });
-  registerEntityGenerator(plop);
-  const result = await plop.getGenerator('entity').runActions({ specFile: productSpec });
-  expect(result.failures).to.deep.equal([]);
-});
-after(() => rmSync(scratch, { recursive: true, force: true }));
 
 // The app's own middlewares, loaded by URL: their `Logger` type comes from the app's logger.ts,
 // which reads the generated config.ts, so the compiler cannot follow them from here.
@@ -63,12 +51,7 @@ describeEachDatabase('a generated app given bad input', (db) => {
   const logged = (): LogLine[] => lines.map((line) => JSON.parse(line) as LogLine);
 
   before(async () => {
-    const [file] = readdirSync(join(scratch, 'migrations'));
-    const migration = (await import(pathToFileURL(join(scratch, 'migrations', file!)).href)) as {
-      up(knex: unknown): Promise<void>;
-    };
-    await migration.up(db.knex);
-    await outboxMigration().up(db.knex);
+    await slices.migrate(db.knex);
     await db.knex.schema.createTable('bad_input_people', (t) => {
       t.increments('id');
       t.string('email', 60).notNullable().unique();
@@ -88,9 +71,7 @@ describeEachDatabase('a generated app given bad input', (db) => {
     app.use(requestLog(logger));
     app.use(express.json());
     const v1 = express.Router();
-    for (const slice of await discoverSlices(join(scratch, 'src/slices'))) {
-      slice.mount(v1, { knex, logger });
-    }
+    await slices.mount(v1, knex, logger);
     // A hand-written route whose insert fails on the database: a duplicate email.
     v1.post('/people', async (req, res) => {
       await knex('bad_input_people').insert({ email: req.body.email });

@@ -2,34 +2,17 @@
 // unique field: a slice generated with them migrates, validates addresses, filters on them and
 // refuses a second row with the same email (409 naming it) on every database.
 import { expect } from 'chai';
-import express, { type Express } from 'express';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import type { Express } from 'express';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import nodePlop from 'node-plop';
 import request from 'supertest';
-import { discoverSlices } from '@slicekit/runtime/crud';
-import { outboxMigration } from '@slicekit/runtime/events';
-import { registerEntityGenerator } from '../../generators/entity/index.js';
-import { describeEachDatabase, uniqueName } from '../support/services.js';
+import { useScratchSlices } from '../support/scratch-slices.js';
+import { describeEachDatabase } from '../support/services.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const silent = { info() {}, warn() {}, error() {}, debug() {} };
-// Inside the checkout, so the slice resolves @slicekit/runtime and express from its node_modules.
-const scratch = join(root, '.work', uniqueName('email-url'));
-
-before(async () => {
-  mkdirSync(scratch, { recursive: true });
-  const plop = await nodePlop(undefined, { destBasePath: scratch, force: false });
-  registerEntityGenerator(plop);
-  const result = await plop.getGenerator('entity').runActions({
-    name: 'Contact',
-    fields: 'name:string(100)!, email:email!:unique, website:url',
-    now: '2024-05-01T09:30:00Z',
-  });
-  expect(result.failures).to.deep.equal([]);
-});
-after(() => rmSync(scratch, { recursive: true, force: true }));
+const slices = useScratchSlices('email-url', [
+  { name: 'Contact', fields: 'name:string(100)!, email:email!:unique, website:url' },
+]);
+const scratch = slices.dir;
 
 describe('a slice with email and url fields, as generated', () => {
   it('declares the columns, schemas and types of the registry', () => {
@@ -59,19 +42,8 @@ describe('a slice with email and url fields, as generated', () => {
 describeEachDatabase('a slice with email and url fields', (db) => {
   let app: Express;
   before(async () => {
-    const [migration] = readdirSync(join(scratch, 'migrations'));
-    const { up } = (await import(pathToFileURL(join(scratch, 'migrations', migration!)).href)) as {
-      up(knex: unknown): Promise<void>;
-    };
-    await up(db.knex);
-    await outboxMigration().up(db.knex);
-    app = express();
-    app.use(express.json());
-    const router = express.Router();
-    for (const slice of await discoverSlices(join(scratch, 'src/slices'))) {
-      slice.mount(router, { knex: db.knex, logger: silent });
-    }
-    app.use('/v1', router);
+    await slices.migrate(db.knex);
+    app = await slices.app(db.knex);
   });
 
   it('stores and answers addresses, and filters on them', async () => {

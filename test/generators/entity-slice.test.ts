@@ -1,53 +1,22 @@
 // The generated Product slice, run for real: generated into a scratch folder of this checkout,
 // migrated and mounted on Express, then driven over HTTP on SQLite, PostgreSQL and MySQL.
 import { expect } from 'chai';
-import express, { type Express } from 'express';
-import { mkdirSync, rmSync } from 'node:fs';
+import type { Express } from 'express';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import nodePlop from 'node-plop';
 import request from 'supertest';
-import { discoverSlices } from '@slicekit/runtime/crud';
-import { outboxMigration } from '@slicekit/runtime/events';
-import { registerEntityGenerator } from '../../generators/entity/index.js';
-import { describeEachDatabase, uniqueName } from '../support/services.js';
+import { repoRoot, useScratchSlices } from '../support/scratch-slices.js';
+import { describeEachDatabase } from '../support/services.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const productSpec = join(root, 'docs/examples/product.yaml');
-const silent = { info() {}, warn() {}, error() {}, debug() {} };
+const slices = useScratchSlices('entity-slice', [
+  { specFile: join(repoRoot, 'docs/examples/product.yaml') },
+]);
 const unknownId = '00000000-0000-4000-8000-000000000000';
-
-// Inside the checkout, so the slice resolves @slicekit/runtime and express from its node_modules.
-const scratch = join(root, '.work', uniqueName('entity-slice'));
-
-before(async () => {
-  mkdirSync(scratch, { recursive: true });
-  const plop = await nodePlop(undefined, { destBasePath: scratch, force: false });
-  registerEntityGenerator(plop);
-  const result = await plop.getGenerator('entity').runActions({ specFile: productSpec });
-  expect(result.failures).to.deep.equal([]);
-});
-after(() => rmSync(scratch, { recursive: true, force: true }));
 
 describeEachDatabase('the generated Product slice', (db) => {
   let app: Express;
   before(async () => {
-    const migration = (await import(
-      pathToFileURL(join(scratch, 'migrations/20240501093000_create_products.ts')).href
-    ).catch(async () => {
-      const { readdirSync } = await import('node:fs');
-      const [file] = readdirSync(join(scratch, 'migrations'));
-      return import(pathToFileURL(join(scratch, 'migrations', file!)).href);
-    })) as { up(knex: unknown): Promise<void> };
-    await migration.up(db.knex);
-    await outboxMigration().up(db.knex);
-    app = express();
-    app.use(express.json());
-    const router = express.Router();
-    for (const slice of await discoverSlices(join(scratch, 'src/slices'))) {
-      slice.mount(router, { knex: db.knex, logger: silent });
-    }
-    app.use('/v1', router);
+    await slices.migrate(db.knex);
+    app = await slices.app(db.knex);
   });
 
   it('creates with 201, Location, exact decimals and ISO UTC times', async () => {
