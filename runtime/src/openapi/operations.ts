@@ -22,6 +22,25 @@ const kebab = (name: string) =>
     .toLowerCase();
 const camel = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
 
+/** `OrderLine` -> `order line`. */
+const words = (name: string) => kebab(name).split('-').filter(Boolean).join(' ');
+
+/** `a product`, `an order line`: the indefinite article by the first letter. */
+const aOrAn = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
+/**
+ * The summary of an update method or action in English: its first word is the verb, the rest
+ * what it changes (`ChangePrice` -> `Change the price of a product`, `Approve` -> `Approve a
+ * product`).
+ */
+function methodSummary(name: string, entity: string): string {
+  const [verb = '', ...object] = words(name).split(' ');
+  const Verb = verb.charAt(0).toUpperCase() + verb.slice(1);
+  return object.length > 0
+    ? `${Verb} the ${object.join(' ')} of ${aOrAn(entity)}`
+    : `${Verb} ${aOrAn(entity)}`;
+}
+
 /** The resolved shape of one operation: where it lives and what it is called. */
 export interface ResolvedOperation {
   description: OperationDescription;
@@ -53,13 +72,14 @@ export function resolveOperation(
     delete: `delete${entity}`,
     action: `${camel(name)}${entity}`,
   };
+  const noun = words(entity);
   const summaries: Record<CrudOperationKind, string> = {
-    getById: `Get one ${entity} by id`,
-    list: `List ${entity} rows: paging, filter, search and order from the query string`,
-    create: `Create a ${entity}`,
-    update: `${name || 'Update'} a ${entity}`,
-    delete: `Delete a ${entity}`,
-    action: `${name} a ${entity}`,
+    getById: `Get ${aOrAn(noun)} by id`,
+    list: `List ${noun} records: paging, filter, search and order from the query string`,
+    create: `Create ${aOrAn(noun)}`,
+    update: methodSummary(name || 'Update', noun),
+    delete: `Delete ${aOrAn(noun)}`,
+    action: methodSummary(name, noun),
   };
   const hasBody = op.request !== undefined;
   let requestName: string | undefined;

@@ -105,6 +105,21 @@ describe('OpenAPI document', () => {
     );
   });
 
+  it('summarises each operation in English: articles, and method names read as a verb and its object', () => {
+    const summaries = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods as Record<string, { summary: string }>).map(
+        ([method, op]) => `${method} ${path}: ${op.summary}`,
+      ),
+    );
+    expect(summaries).to.include.members([
+      'get /v1/products/{id}: Get a product by id',
+      'post /v1/products: Create a product',
+      'put /v1/products/{id}: Change the price of a product',
+      'post /v1/products/{id}/approval: Approve a product',
+      'delete /v1/products/{id}: Delete a product',
+    ]);
+  });
+
   it('documents the ETag of single-row answers and If-Match on changes and deletes', () => {
     const read = operation(document, 'get', '/v1/products/{id}');
     expect(read.responses['200']).to.have.nested.property('headers.ETag');
