@@ -191,7 +191,13 @@ export class EventBus<Events extends object = EventMap> {
     let held: Set<string> | undefined;
     for (const [index, row] of claim.rows.entries()) {
       if (this.halting) {
-        await releaseClaim(knex, table, claim.token, Date.now());
+        await releaseClaim(
+          knex,
+          table,
+          claim.token,
+          claim.rows.slice(index).map((left) => left.id),
+          Date.now(),
+        );
         logger?.debug(
           { left: claim.rows.length - index },
           'events: stopping, claimed events left pending',
@@ -202,7 +208,14 @@ export class EventBus<Events extends object = EventMap> {
       // between deliveries keeps every delivery shorter than 9/10 of the lease covered.
       if (Date.now() - leasedAt >= leaseMs / renewEvery) {
         leasedAt = Date.now();
-        held = await renewClaim(knex, table, claim.token, leasedAt, leaseMs);
+        held = await renewClaim(
+          knex,
+          table,
+          claim.token,
+          claim.rows.slice(index).map((left) => left.id),
+          leasedAt,
+          leaseMs,
+        );
       }
       if (held && !held.has(String(row.id))) continue;
       const event = toEvent(row);

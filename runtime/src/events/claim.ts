@@ -113,10 +113,13 @@ export async function renewClaim(
   knex: Knex,
   table: string,
   token: string,
+  ids: readonly (number | string)[],
   now: number,
   leaseMs: number,
 ): Promise<Set<string>> {
-  const held = () => knex(table).where({ claim_token: token, status: OutboxStatus.Pending });
+  // By primary key: `claim_token` has no index, and MySQL would lock the whole outbox scanning it.
+  const held = () =>
+    knex(table).whereIn('id', ids).where({ claim_token: token, status: OutboxStatus.Pending });
   await held().update({ available_at: now + leaseMs });
   const rows = (await held().select('id')) as { id: number | string }[];
   return new Set(rows.map((row) => String(row.id)));
@@ -127,8 +130,15 @@ export async function renewClaim(
  * once again, for this process's next start or another process, without waiting out the lease,
  * and the attempt the claim counted is returned since no subscriber saw them.
  */
-export async function releaseClaim(knex: Knex, table: string, token: string, now: number) {
+export async function releaseClaim(
+  knex: Knex,
+  table: string,
+  token: string,
+  ids: readonly (number | string)[],
+  now: number,
+) {
   await knex(table)
+    .whereIn('id', ids)
     .where({ claim_token: token, status: OutboxStatus.Pending })
     .update({
       claim_token: null,
