@@ -7,6 +7,7 @@ import type { ActionType } from 'plop';
 import { eventsIndex, type AppModel } from '../model/app.js';
 import type { EntityModel } from '../model/types.js';
 import { formatFile } from './format.js';
+import { BASE_ROOT, keptInBase, tableSnapshot, writeBase } from '../upgrade/base.js';
 import { sliceBase, templateView } from './views/index.js';
 
 export const TEMPLATE_ROOT = fileURLToPath(new URL('../../templates/entity/', import.meta.url));
@@ -88,22 +89,34 @@ export interface EntityActionOptions {
   force: boolean;
   /** Time stamp of a new migration. @default now */
   now?: Date;
+  /** Actions run after the slice's files (an ALTER migration of a forced upgrade). */
+  extraActions?: ActionType[];
 }
 
-/** The `add` actions writing one slice. */
-export function entityActions(options: EntityActionOptions): ActionType[] {
-  const { model, appDir, force } = options;
-  const existing = existingMigration(appDir, model.table);
-  const migrationName =
-    existing ?? `${migrationStamp(options.now ?? new Date())}_create_${model.table}`;
-  // A create migration may have run already: rewriting it (even with --force) would leave the
-  // databases it ran on with another schema than the file says. A change gets a new migration.
-  const keptMigration = existing
-    ? `[SKIPPED] migrations/${existing}.ts (kept, even with --force: it may have run already; ` +
-      `a schema change needs a new migration in migrations/)`
-    : undefined;
+/** One file of a slice: its template, the plop path it renders to, and its view. */
+export interface SliceFile {
+  template: string;
+  /** Path under templates/entity/, which picks the view. */
+  name: string;
+  /** Destination as a plop path template (`src/slices/{{folder}}/...`). */
+  path: string;
+  data: object;
+}
+
+/** The create migration's name: the one the app has, or a new one stamped `now`. */
+export function createMigrationName(appDir: string, model: EntityModel, now?: Date): string {
+  return (
+    existingMigration(appDir, model.table) ??
+    `${migrationStamp(now ?? new Date())}_create_${model.table}`
+  );
+}
+
+/** Every file the slice of `model` has, each with the view its template renders with. */
+export function sliceFiles(
+  model: EntityModel,
+  options: { migrationName: string; specText: string },
+): SliceFile[] {
   const base = sliceBase(model);
-  const viewOptions = { migrationName, specText: options.specText };
   // Files a slice has only when its spec asks for them.
   const wanted = (path: string) =>
     (base.hasEvents || !path.endsWith('.events.ts')) &&
@@ -112,7 +125,36 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
   // Each template renders with a view of its own (views/index.ts).
   return templateFiles()
     .filter(({ path }) => wanted(path))
-    .map((file) => ({ ...file, data: templateView(file.name, model, base, viewOptions) }))
+    .map((file) => ({ ...file, data: templateView(file.name, model, base, options) }));
+}
+
+/** A plop path template filled in from the file's view (and the answers under it). */
+export function renderPath(path: string, data: object, answers: object = {}): string {
+  return path.replace(/\{\{([A-Za-z.]+)\}\}/g, (_, key: string) =>
+    String(
+      key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], {
+        ...answers,
+        ...data,
+      }),
+    ),
+  );
+}
+
+/** The `add` actions writing one slice, then its base copy (.slicekit/, ../upgrade/base.ts). */
+export function entityActions(options: EntityActionOptions): ActionType[] {
+  const { model, appDir, force } = options;
+  const existing = existingMigration(appDir, model.table);
+  const migrationName = createMigrationName(appDir, model, options.now);
+  // A create migration may have run already: rewriting it (even with --force) would leave the
+  // databases it ran on with another schema than the file says. A change gets a new migration.
+  const keptMigration = existing
+    ? `[SKIPPED] migrations/${existing}.ts (kept, even with --force: it may have run already; ` +
+      `a schema change needs a new migration in migrations/)`
+    : undefined;
+  // What each file was rendered to, for the base copy.
+  const written = new Map<string, string>();
+  const files = sliceFiles(model, { migrationName, specText: options.specText });
+  return files
     .map(({ template, path, data }): ActionType => ({
       type: 'add',
       path,
@@ -121,23 +163,42 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
       force,
       skipIfExists: !force,
       ...(keptMigration && path.startsWith('migrations/') ? { skip: () => keptMigration } : {}),
-      transform: (text: string, answers: Record<string, unknown>) => {
-        const rendered = path.replace(/\{\{([A-Za-z.]+)\}\}/g, (_, key: string) =>
-          String(
-            key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], {
-              ...answers,
-              ...data,
-            }),
-          ),
-        );
-        return formatFile(text, resolve(appDir, rendered));
+      transform: async (text: string, answers: Record<string, unknown>) => {
+        const rendered = renderPath(path, data, answers);
+        const formatted = await formatFile(text, resolve(appDir, rendered));
+        written.set(rendered, formatted);
+        return formatted;
       },
     }))
-    .concat(base.hasEvents ? [writeAppEvents(options.app)] : []);
+    .concat(options.extraActions ?? [])
+    .concat(sliceBase(model).hasEvents ? [writeAppEvents(options.app)] : [])
+    .concat([saveBaseCopy(model, appDir, written, files.length)]);
+}
+
+/**
+ * The action keeping what this run wrote under .slicekit/ (committed with the app), so the next
+ * run on the slice merges against it. Files kept as they were (not forced) are not the
+ * generator's latest output, so a partial run leaves the base copy alone.
+ */
+function saveBaseCopy(
+  model: EntityModel,
+  appDir: string,
+  written: ReadonlyMap<string, string>,
+  count: number,
+): ActionType {
+  return async function saveBaseCopy() {
+    const kept = [...written.keys()].filter(keptInBase).length;
+    const expected = count - 1; // every file but the create migration
+    if (kept < expected) return `[SKIPPED] ${BASE_ROOT}/${model.folder} (files were kept)`;
+    const changed = await writeBase(appDir, model.folder, tableSnapshot(model), written);
+    return changed.length
+      ? `${BASE_ROOT}/${model.folder} (base copy of the slice: commit it with the app)`
+      : `[SKIPPED] ${BASE_ROOT}/${model.folder} (unchanged)`;
+  };
 }
 
 /** The action rewriting `src/slices/events.ts` once the slice's files are written. */
-function writeAppEvents(app: AppModel): ActionType {
+export function writeAppEvents(app: AppModel): ActionType {
   return async function writeAppEvents() {
     const path = resolve(app.dir, EVENTS_INDEX);
     const text = await formatFile(appEventsText(app), path);

@@ -3,6 +3,8 @@
 //
 //   npx plop entity                                   (prompts)
 //   npx plop entity -- --spec product.yaml [--force]  (a spec file)
+//   npx plop entity -- --spec src/slices/products/product.entity.yaml [--dry-run]
+//        [--accept-data-loss] [--base <earlier spec>]  (upgrade a slice: docs/evolving-entities.md)
 //   npx plop entity -- --name Customer --fields "email:string!,displayName:string"
 //        [--plural Customers] [--table crm_customers] [--resource clients] [--validate false]
 //   node-plop: getGenerator('entity').runActions({ specFile, force })
@@ -11,6 +13,7 @@ import type { NodePlopAPI } from 'plop';
 import type { PromptQuestion } from 'node-plop';
 import YAML from 'yaml';
 import { entityActions } from './actions.js';
+import { sliceExists, upgradeActions } from '../upgrade/actions.js';
 import { registerHelpers } from '../helpers.js';
 import { kebabCase, pascalCase, pluralize, snakeCase } from '../names.js';
 import { checkAgainstApp, loadAppModel, withEntity } from '../model/app.js';
@@ -30,6 +33,14 @@ export interface EntityAnswers extends CompactAnswers {
   force?: boolean | string;
   /** Time stamp of a new migration (tests pin it). @default now */
   now?: Date | string;
+  /** Print what an upgrade of an existing slice would do, and write nothing (`--dry-run`). */
+  dryRun?: boolean | string;
+  'dry-run'?: boolean | string;
+  /** Write an upgrade that may lose or refuse data (`--accept-data-loss`). @default false */
+  acceptDataLoss?: boolean | string;
+  'accept-data-loss'?: boolean | string;
+  /** The spec an app without base copies was generated from (`--base <file>`). */
+  base?: string;
 }
 
 const COMPACT_KEYS = [
@@ -151,6 +162,7 @@ function interactivePrompts(): PromptQuestion[] {
       when: false,
     },
     // After force, so the positional order of the questions above stays as it was.
+    // (The upgrade's flags come last for the same reason.)
     input('plural', (answers: EntityAnswers) => `Plural (empty: ${pluralOf(answers)}):`),
     input(
       'table',
@@ -167,6 +179,17 @@ function interactivePrompts(): PromptQuestion[] {
       message: 'Validate request bodies (400 listing each field error)?',
       default: true,
     },
+    // Never asked: `--dry-run`, `--accept-data-loss` and `--base <file>` of an upgrade
+    // (docs/evolving-entities.md).
+    { type: 'confirm', name: 'dry-run', message: 'Only print the plan?', default: false, when: false },
+    {
+      type: 'confirm',
+      name: 'accept-data-loss',
+      message: 'Write changes that may lose data?',
+      default: false,
+      when: false,
+    },
+    input('base', 'The spec the slice was generated from:', { when: false }),
   ];
 }
 
@@ -196,6 +219,21 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
       // validate): the model holds them now, so they go.
       for (const key of VIEW_NAMED_KEYS) delete (answers as Record<string, unknown>)[key];
       const now = answers.now === undefined ? undefined : new Date(answers.now);
+      // A slice the app has already is upgraded: a migration with the difference, files merged.
+      if (sliceExists(appDir, model)) {
+        return upgradeActions({
+          plop,
+          model,
+          app: withEntity(app, model),
+          specText,
+          appDir,
+          force: truthy(answers.force),
+          dryRun: truthy(answers.dryRun ?? answers['dry-run']),
+          acceptDataLoss: truthy(answers.acceptDataLoss ?? answers['accept-data-loss']),
+          ...(typeof answers.base === 'string' && answers.base ? { baseSpec: answers.base } : {}),
+          ...(now ? { now } : {}),
+        });
+      }
       return entityActions({
         model,
         app: withEntity(app, model),

@@ -121,6 +121,10 @@ export const entitySpecSchema = {
           ...decimalDigits,
           ...constraints,
           description: { type: 'string' },
+          renamedFrom: {
+            ...camel,
+            fix: 'name the field as it was before (camelCase), e.g. renamedFrom: title',
+          },
           unique: {
             type: 'boolean',
             fix: 'use true for a field no two rows may share, or leave it out',

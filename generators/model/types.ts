@@ -45,6 +45,8 @@ export interface FieldSpec extends Constraints {
   /** Digits after the point of a `decimal`. @default 2 */
   scale?: number;
   description?: string;
+  /** The field's name before, when an upgrade renames its column (docs/evolving-entities.md). */
+  renamedFrom?: string;
   /** No two rows may hold the same value: a unique index, and 409 for a duplicate. */
   unique?: boolean;
   /** Numbered on create from a sequence (string or integer fields). */

@@ -1,0 +1,165 @@
+// What an upgrade will do, computed before anything is written: the table's changes (and the
+// data they put at risk), the ALTER migration's steps, and each file's merge outcome.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { NodePlopAPI } from 'plop';
+import { parseSpecText } from '../model/load.js';
+import type { EntityModel, EntitySpec } from '../model/types.js';
+import { snakeCase } from '../names.js';
+import { readBase, tableSnapshot, type TableSnapshot } from './base.js';
+import { diffTables, type DataRisk, type SchemaChange } from './diff.js';
+import { mergeFile, type FileOutcome } from './merge.js';
+import { renderSlice } from './render.js';
+import { migrationSteps, type MigrationSteps } from './steps.js';
+
+/** Where the upgrade's base comes from. */
+export interface UpgradeBase {
+  /** The table as the slice's migrations left it. */
+  schema: TableSnapshot;
+  /** Files as last generated; for an app without base copies, rendered from `model`. */
+  files?: Map<string, string>;
+  /** An app without base copies: the earlier spec the base is rendered from. */
+  model?: EntityModel;
+  specText?: string;
+  /** Said to the user when the app had no base copy. */
+  note?: string;
+}
+
+/** The schema half of the plan: known before any file is rendered. */
+export interface SchemaPlan {
+  before: TableSnapshot;
+  after: TableSnapshot;
+  changes: SchemaChange[];
+  risks: DataRisk[];
+  steps: MigrationSteps;
+}
+
+/** `fields.<name>.renamedFrom` of a spec's text, as new column -> old column. */
+export function renamesOf(specText: string): Map<string, string> {
+  const spec = parseSpecText(specText, 'the spec') as Partial<EntitySpec>;
+  const renames = new Map<string, string>();
+  for (const [name, field] of Object.entries(spec.fields ?? {})) {
+    if (field?.renamedFrom) renames.set(snakeCase(name), snakeCase(field.renamedFrom));
+  }
+  return renames;
+}
+
+/** The values existing rows take in a column that becomes required: each field's default. */
+function fillsOf(model: EntityModel): Map<string, unknown> {
+  return new Map(
+    model.fields
+      .filter((f) => f.role === 'field' && f.hasDefault && f.default !== null)
+      .map((f) => [f.column, f.default]),
+  );
+}
+
+/**
+ * The base of an upgrade: the app's base copy, or, for a slice generated before base copies
+ * existed, the earlier spec (`--base <file>`, else the saved spec when the new one is another
+ * file) and, failing both, the new spec itself: then the table is taken as it is.
+ */
+export function findBase(
+  appDir: string,
+  model: EntityModel,
+  earlier: { model: EntityModel; text: string; from: string } | undefined,
+): UpgradeBase {
+  const copy = readBase(appDir, model.folder);
+  if (copy) return { schema: copy.schema, files: copy.files };
+  const note = (from: string) =>
+    `${model.name.pascal} had no base copy (.slicekit/slices/${model.folder}): generated before ` +
+    `slicekit kept them. The base is ${from}, rendered again; your changes to the files are ` +
+    'merged against it, and the base copy is written for the next time.';
+  if (earlier) {
+    return {
+      schema: tableSnapshot(earlier.model),
+      model: earlier.model,
+      specText: earlier.text,
+      note: note(earlier.from),
+    };
+  }
+  return {
+    schema: tableSnapshot(model),
+    model,
+    note:
+      note('the spec as it is (no earlier spec was found)') +
+      ' The table is taken to match the spec: if you already changed the spec, restore it, run ' +
+      'again, then change it; or give the earlier spec with --base <file>.',
+  };
+}
+
+/** The earlier spec of an app without base copies, when the saved one differs from the new. */
+export function savedSpec(
+  appDir: string,
+  model: EntityModel,
+  specText: string,
+): { text: string; path: string } | undefined {
+  const path = join(appDir, 'src', 'slices', model.folder, `${model.name.kebab}.entity.yaml`);
+  if (!existsSync(path)) return undefined;
+  const text = readFileSync(path, 'utf8');
+  return text === specText ? undefined : { text, path };
+}
+
+/** The table's changes, their risks and the migration's steps. */
+export function schemaPlan(base: UpgradeBase, model: EntityModel, specText: string): SchemaPlan {
+  const after = tableSnapshot(model);
+  const fills = fillsOf(model);
+  const { changes, risks } = diffTables(base.schema, after, {
+    renames: renamesOf(specText),
+    fills,
+  });
+  return {
+    before: base.schema,
+    after,
+    changes,
+    risks,
+    steps: migrationSteps(changes, base.schema, after, fills),
+  };
+}
+
+/** One file of the plan. */
+export interface FilePlan {
+  path: string;
+  outcome: FileOutcome;
+}
+
+/**
+ * Each file's outcome, merging the app's files (ours) with the new rendering (theirs) against the
+ * base. `force` takes theirs over ours without merging.
+ */
+export async function filePlan(
+  plop: NodePlopAPI,
+  appDir: string,
+  model: EntityModel,
+  options: { migrationName: string; specText: string; base: UpgradeBase; force: boolean },
+): Promise<{ theirs: Map<string, string>; files: FilePlan[] }> {
+  const { migrationName, base } = options;
+  const theirs = await renderSlice(plop, appDir, model, {
+    migrationName,
+    specText: options.specText,
+  });
+  const baseFiles =
+    base.files ??
+    (await renderSlice(plop, appDir, base.model ?? model, {
+      migrationName,
+      specText: base.specText ?? options.specText,
+    }));
+  const paths = [...new Set([...theirs.keys(), ...baseFiles.keys()])];
+  const files = paths.map((path): FilePlan => {
+    const file = join(appDir, path);
+    const ours = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    const next = theirs.get(path);
+    if (options.force && next !== undefined) {
+      return {
+        path,
+        outcome:
+          ours === next
+            ? { kind: 'unchanged' }
+            : ours === undefined
+              ? { kind: 'add', text: next }
+              : { kind: 'update', text: next },
+      };
+    }
+    return { path, outcome: mergeFile(ours, baseFiles.get(path), next) };
+  });
+  return { theirs, files };
+}

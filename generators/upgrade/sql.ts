@@ -1,0 +1,181 @@
+// The SQL an ALTER migration runs on each database, for `--dry-run`: the same steps the
+// migration file is written from, compiled by Knex. PostgreSQL and MySQL compile without a server
+// (`toString()` of each builder); SQLite rebuilds a table for some changes and Knex reads the
+// table to do it, so its statements come from running the steps on an in-memory copy of the
+// table as the base copy describes it.
+import knexFactory, { type Knex } from 'knex';
+import type { Column } from '../entity/views/migration.js';
+import type { TableSnapshot } from './base.js';
+import type { Line, Step } from './steps.js';
+
+export type Family = 'sqlite' | 'postgres' | 'mysql';
+export const FAMILIES: readonly Family[] = ['sqlite', 'postgres', 'mysql'];
+
+function column(table: Knex.AlterTableBuilder | Knex.CreateTableBuilder, c: Column) {
+  const call = (table as unknown as Record<string, (...a: unknown[]) => Knex.ColumnBuilder>)[
+    c.method
+  ]!;
+  let builder = call.call(table, c.name, ...c.args);
+  if (c.primary) return builder.primary();
+  builder = c.notNullable ? builder.notNullable() : builder.nullable();
+  if (c.hasDefault) builder = builder.defaultTo(c.defaultTo as Knex.Value);
+  return builder;
+}
+
+function applyLine(table: Knex.AlterTableBuilder, line: Line): void {
+  if ('add' in line) column(table, line.add);
+  else if ('alter' in line) {
+    column(table, line.alter).alter();
+  } else if ('drop' in line) table.dropColumn(line.drop);
+  else if ('rename' in line) table.renameColumn(line.rename.from, line.rename.to);
+  else if ('index' in line) table[line.index.method](line.index.columns);
+  else if (line.dropIndex.method === 'unique') table.dropUnique(line.dropIndex.columns);
+  else table.dropIndex(line.dropIndex.columns);
+}
+
+/** The table an enum change on SQLite rebuilds into. */
+export const rebuildTable = (table: string) => `_${table}_rebuild`;
+
+/** `alter table ?? add constraint ?? check (?? in ('draft', 'live'))`: table, name, column. */
+export const checkSql = (values: readonly string[]) =>
+  `alter table ?? add constraint ?? check (?? in (${values
+    .map((v) => `'${v.replace(/'/g, "''")}'`)
+    .join(', ')}))`;
+
+/** A step as Knex builders (or a note, for what only runs against data). */
+function builders(
+  knex: Knex,
+  step: Step,
+  family: Family,
+): (Knex.SchemaBuilder | Knex.Raw | Knex.QueryBuilder | string)[] {
+  if ('alterTable' in step) {
+    const { table, lines } = step.alterTable;
+    return [knex.schema.alterTable(table, (t) => lines.forEach((l) => applyLine(t, l)))];
+  }
+  if ('fill' in step) {
+    const { table, column: c, value, values } = step.fill;
+    const rows = values ? knex(table).whereIn(c, values) : knex(table).whereNull(c);
+    return [rows.update({ [c]: value as Knex.Value })];
+  }
+  if ('cut' in step) {
+    const { table, column: c, length } = step.cut;
+    return [
+      knex(table)
+        .whereNotNull(c)
+        .update({ [c]: knex.raw(`substr(??, 1, ${length})`, [c]) }),
+    ];
+  }
+  if ('enumChange' in step) {
+    const { table, column: c, constraint, values, rebuild } = step.enumChange;
+    if (family === 'sqlite') {
+      const names = rebuild.columns.map((r) => r.name);
+      const temp = rebuildTable(table);
+      return [
+        knex.schema.createTable(temp, (t) => rebuild.columns.forEach((r) => column(t, r))),
+        knex.raw('insert into ?? (??) select ?? from ??', [temp, names, names, table]),
+        knex.schema.dropTable(table),
+        knex.schema.renameTable(temp, table) as unknown as Knex.SchemaBuilder,
+        ...(rebuild.indexes.length
+          ? [
+              knex.schema.alterTable(table, (t) =>
+                rebuild.indexes.forEach((i) => t[i.method](i.columns)),
+              ),
+            ]
+          : []),
+      ];
+    }
+    const altered = knex.schema.alterTable(table, (t) => {
+      column(t, c).alter(family === 'postgres' ? { alterType: false } : {});
+    });
+    if (family !== 'postgres') return [altered];
+    return [
+      altered,
+      knex.raw('alter table ?? drop constraint if exists ??', [table, constraint]),
+      knex.raw(checkSql(values), [table, constraint, c.name]),
+    ];
+  }
+  if ('renameCheck' in step) {
+    if (family !== 'postgres') return [];
+    const { table, from, to } = step.renameCheck;
+    return [knex.raw('alter table ?? rename constraint ?? to ??', [table, from, to])];
+  }
+  if ('sequence' in step) {
+    const verb = step.sequence.up ? 'created' : 'dropped';
+    return [
+      `-- sequence ${String(step.sequence.options['name'])} ${verb} (@slicekit/runtime/sequences)`,
+    ];
+  }
+  if ('number' in step) {
+    return [
+      `-- each row of ${step.number.table} without ${step.number.column} numbered by its sequence`,
+    ];
+  }
+  return [`-- ${step.comment}`];
+}
+
+const text = (b: Knex.SchemaBuilder | Knex.Raw | Knex.QueryBuilder | string): string[] => {
+  if (typeof b === 'string') return [b];
+  return b
+    .toString()
+    .split(/;\n/)
+    .map((s) =>
+      /^show full fields/.test(s)
+        ? `${s}; -- then Knex renames the column with "alter table ... change", keeping its definition`
+        : `${s};`,
+    );
+};
+
+async function sqliteStatements(steps: readonly Step[], before: TableSnapshot): Promise<string[]> {
+  let knex: Knex;
+  try {
+    await import('better-sqlite3');
+    knex = knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename: ':memory:' },
+      useNullAsDefault: true,
+    });
+  } catch {
+    return ['-- install better-sqlite3 to see the SQLite statements'];
+  }
+  try {
+    await knex.schema.createTable(before.table, (t) => {
+      before.columns.forEach((c) => column(t, c));
+      before.indexes.forEach((i) => t[i.method](i.columns));
+    });
+    const out: string[] = [];
+    // Knex's reads of the table (pragma, select) are how it rebuilds it, not part of the change.
+    const record = (q: { sql: string }) => {
+      if (!/^(pragma|select)\b/i.test(q.sql.trim())) out.push(`${q.sql};`);
+    };
+    knex.on('query', record);
+    for (const step of steps) {
+      for (const b of builders(knex, step, 'sqlite')) {
+        if (typeof b === 'string') out.push(b);
+        else await b;
+      }
+    }
+    return out;
+  } finally {
+    await knex.destroy();
+  }
+}
+
+/**
+ * The statements `steps` run on `family`.
+ *
+ * @example
+ * await statements(steps.up, base.schema, 'postgres'); // ['alter table "products" add column ...']
+ */
+export async function statements(
+  steps: readonly Step[],
+  before: TableSnapshot,
+  family: Family,
+): Promise<string[]> {
+  if (family === 'sqlite') return sqliteStatements(steps, before);
+  const knex = knexFactory({ client: family === 'postgres' ? 'pg' : 'mysql2' });
+  try {
+    return steps.flatMap((step) => builders(knex, step, family).flatMap(text));
+  } finally {
+    await knex.destroy();
+  }
+}

@@ -1,0 +1,265 @@
+// Schema changes as the steps of a migration, `up` and `down`: Knex `alterTable` blocks, the
+// updates that give existing rows a value, PostgreSQL's enum check constraints, and sequences.
+// The migration template writes the steps as code; the dry run (sql.ts) runs the same steps.
+import type { Column, TableIndex } from '../entity/views/migration.js';
+import type { NumberedColumn, TableSnapshot } from './base.js';
+import type { SchemaChange } from './diff.js';
+
+/** One builder call inside `alterTable`. */
+export type Line =
+  | { add: Column }
+  | { alter: Column }
+  | { drop: string }
+  | { rename: { from: string; to: string } }
+  | { index: TableIndex }
+  | { dropIndex: TableIndex };
+
+/**
+ * An enum column's values changed. PostgreSQL keeps them in a check constraint knex's alter()
+ * cannot change, and SQLite cannot change a check constraint at all: there the table is rebuilt
+ * as it stands at this step (`rebuild`), and its rows copied.
+ */
+export interface EnumChange {
+  table: string;
+  column: Column;
+  constraint: string;
+  values: string[];
+  rebuild: { columns: Column[]; indexes: TableIndex[] };
+}
+
+/** One statement (or block) of a migration; exactly one key is set. */
+export type Step =
+  | { comment: string }
+  | { alterTable: { table: string; lines: Line[] } }
+  /** Rows whose column is null (or holds one of `values`) take `value`. */
+  | { fill: { table: string; column: string; value: unknown; values?: string[] } }
+  /** Values longer than `length` are cut to it. */
+  | { cut: { table: string; column: string; length: number } }
+  | { enumChange: EnumChange }
+  | { renameCheck: { table: string; from: string; to: string } }
+  | { sequence: { options: Record<string, unknown>; up: boolean } }
+  /** Existing rows numbered by the sequence, oldest first. */
+  | {
+      number: {
+        table: string;
+        column: string;
+        options: Record<string, unknown>;
+        integer: boolean;
+        order: string[];
+      };
+    };
+
+export interface MigrationSteps {
+  up: Step[];
+  down: Step[];
+}
+
+const alter = (table: string, ...lines: Line[]): Step => ({ alterTable: { table, lines } });
+const nullable = (column: Column): Column => ({ ...column, notNullable: false });
+const checkName = (table: string, column: string) => `${table}_${column}_check`;
+
+/** What a column was or becomes, in a comment: `nickname string(80), required`. */
+function describe(column: Column): string {
+  const args = column.method === 'enu' ? [(column.args[0] as string[]).join(' | ')] : column.args;
+  const type = `${column.method}${args.length ? `(${args.map(String).join(', ')})` : ''}`;
+  const traits = [
+    column.notNullable ? 'required' : 'optional',
+    ...(column.hasDefault ? [`default ${JSON.stringify(column.defaultTo)}`] : []),
+  ];
+  return `${column.name} ${type}, ${traits.join(', ')}`;
+}
+
+/** The table as the steps leave it so far, for a rebuild. */
+interface TableState {
+  table: string;
+  columns: Column[];
+  indexes: TableIndex[];
+}
+
+/** The steps making `column` what it is from what it was (either direction). */
+function alterSteps(state: TableState, from: Column, to: Column, fill: unknown): Step[] {
+  const { table } = state;
+  const steps: Step[] = [];
+  if (to.method === 'string' && from.method === 'string' && to.args[0]! < from.args[0]!) {
+    steps.push({ cut: { table, column: to.name, length: to.args[0] as number } });
+  }
+  if (to.method === 'enu' && from.method === 'enu') {
+    const kept = new Set(to.args[0] as string[]);
+    const removed = (from.args[0] as string[]).filter((v) => !kept.has(v));
+    if (removed.length) {
+      const value = to.hasDefault ? to.defaultTo : null;
+      steps.push({ fill: { table, column: to.name, value, values: removed } });
+    }
+  }
+  if (to.notNullable && !from.notNullable) {
+    const value = to.hasDefault ? to.defaultTo : fill;
+    if (value !== undefined) steps.push({ fill: { table, column: to.name, value } });
+  }
+  state.columns = state.columns.map((c) => (c.name === to.name ? to : c));
+  if (to.method !== 'enu') return [...steps, alter(table, { alter: to })];
+  return [
+    ...steps,
+    {
+      enumChange: {
+        table,
+        column: to,
+        constraint: checkName(table, to.name),
+        values: to.args[0] as string[],
+        rebuild: { columns: [...state.columns], indexes: [...state.indexes] },
+      },
+    },
+  ];
+}
+
+/** The steps adding `column`, giving the table's rows a value where it is required. */
+function addSteps(
+  state: TableState,
+  column: Column,
+  fill: unknown,
+  numbered: NumberedColumn | undefined,
+): Step[] {
+  const { table } = state;
+  state.columns = [...state.columns, column];
+  const order = state.columns.some((c) => c.name === 'created_on') ? ['created_on', 'id'] : ['id'];
+  if (numbered) {
+    const { options, integer } = numbered;
+    return [
+      alter(table, { add: nullable(column) }),
+      { sequence: { options, up: true } },
+      { number: { table, column: column.name, options, integer, order } },
+      alter(table, { alter: column }),
+    ];
+  }
+  if (column.notNullable && !column.hasDefault && fill !== undefined) {
+    return [
+      alter(table, { add: nullable(column) }),
+      { fill: { table, column: column.name, value: fill } },
+      ...alterSteps(state, nullable(column), column, undefined),
+    ];
+  }
+  return [alter(table, { add: column })];
+}
+
+/** A change run backwards: what `down` does for it. */
+function inverse(change: SchemaChange): SchemaChange {
+  switch (change.kind) {
+    case 'add':
+      return { kind: 'drop', column: change.column };
+    case 'drop':
+      return { kind: 'add', column: change.column, restore: true };
+    case 'rename':
+      return { ...change, from: change.to, to: change.from };
+    case 'alter':
+      return { kind: 'alter', before: change.after, after: change.before };
+    case 'addIndex':
+      return { kind: 'dropIndex', index: change.index };
+    case 'dropIndex':
+      return { kind: 'addIndex', index: change.index };
+    case 'addSequence':
+      return { kind: 'dropSequence', sequence: change.sequence };
+    case 'dropSequence':
+      return { kind: 'addSequence', sequence: change.sequence };
+  }
+}
+
+/** The steps of `changes`, applied in order to the table `start`. */
+function forward(
+  changes: readonly SchemaChange[],
+  start: TableSnapshot,
+  target: TableSnapshot,
+  fills: ReadonlyMap<string, unknown>,
+  comments: boolean,
+): Step[] {
+  const state: TableState = {
+    table: target.table,
+    columns: [...start.columns],
+    indexes: [...start.indexes],
+  };
+  const { table } = state;
+  const added = new Set(changes.flatMap((c) => (c.kind === 'add' ? [c.column.name] : [])));
+  const steps: Step[] = [];
+  const note = (comment: string) => comments && steps.push({ comment });
+  for (const change of changes) {
+    switch (change.kind) {
+      case 'rename': {
+        const { from, to, enumValues } = change;
+        note(`${from} renamed to ${to}`);
+        steps.push(alter(table, { rename: { from, to } }));
+        if (enumValues) {
+          steps.push({
+            renameCheck: { table, from: checkName(table, from), to: checkName(table, to) },
+          });
+        }
+        state.columns = state.columns.map((c) => (c.name === from ? { ...c, name: to } : c));
+        state.indexes = state.indexes.map((i) => ({
+          ...i,
+          columns: i.columns.map((c) => (c === from ? to : c)),
+        }));
+        break;
+      }
+      case 'add': {
+        note(`added: ${describe(change.column)}`);
+        // A restored column's values are gone: it comes back nullable unless it has a default.
+        const column =
+          change.restore && change.column.notNullable && !change.column.hasDefault
+            ? nullable(change.column)
+            : change.column;
+        const numbered = change.restore
+          ? undefined
+          : target.sequences.find((s) => s.column === column.name);
+        steps.push(...addSteps(state, column, fills.get(column.name), numbered));
+        break;
+      }
+      case 'alter':
+        note(`changed: ${describe(change.before)} -> ${describe(change.after)}`);
+        steps.push(...alterSteps(state, change.before, change.after, fills.get(change.after.name)));
+        break;
+      case 'drop':
+        note(`dropped: ${describe(change.column)}`);
+        steps.push(alter(table, { drop: change.column.name }));
+        state.columns = state.columns.filter((c) => c.name !== change.column.name);
+        state.indexes = state.indexes.filter((i) => !i.columns.includes(change.column.name));
+        break;
+      case 'addIndex':
+        steps.push(alter(table, { index: change.index }));
+        state.indexes = [...state.indexes, change.index];
+        break;
+      case 'dropIndex':
+        steps.push(alter(table, { dropIndex: change.index }));
+        state.indexes = state.indexes.filter(
+          (i) =>
+            i.method !== change.index.method || i.columns.join() !== change.index.columns.join(),
+        );
+        break;
+      case 'addSequence':
+        // A numbered column added in this change creates its sequence itself.
+        if (!added.has(change.sequence.column)) {
+          steps.push({ sequence: { options: change.sequence.options, up: true } });
+        }
+        break;
+      case 'dropSequence':
+        steps.push({ sequence: { options: change.sequence.options, up: false } });
+        break;
+    }
+  }
+  return steps;
+}
+
+/**
+ * The `up` and `down` steps of `changes`, which turn the table `before` into `after`. `fills`
+ * gives the value existing rows take in a column that becomes required (the field's default).
+ *
+ * @example
+ * const { up, down } = migrationSteps(diff.changes, base.schema, tableSnapshot(model), fills);
+ */
+export function migrationSteps(
+  changes: readonly SchemaChange[],
+  before: TableSnapshot,
+  after: TableSnapshot,
+  fills: ReadonlyMap<string, unknown>,
+): MigrationSteps {
+  return {
+    up: forward(changes, before, after, fills, true),
+    down: forward([...changes].reverse().map(inverse), after, before, new Map(), false),
+  };
+}

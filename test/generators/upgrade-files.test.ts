@@ -1,0 +1,185 @@
+// Upgrading a slice the app has already, without a database: base copies, the ALTER migration's
+// file, the three-way merge that keeps a user's edits, conflicts, refused data loss, the dry run,
+// --force, and an app generated before base copies existed.
+import { expect } from 'chai';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import nodePlop from 'node-plop';
+import { registerEntityGenerator } from '../../generators/entity/index.js';
+import { DataLossError } from '../../generators/upgrade/errors.js';
+
+const SPEC = 'src/slices/notes/note.entity.yaml';
+const v0 = [
+  'entity: Note',
+  'fields:',
+  '  title: { type: string, required: true, maxLength: 100 }',
+  '  legacy: { type: integer }',
+  'updates:',
+  '  - { name: Retitle, parameters: [title] }',
+  '',
+].join('\n');
+const withSummary = v0.replace(
+  '  legacy:',
+  '  summary: { type: string, maxLength: 200 }\n  legacy:',
+);
+
+async function run(dir: string, answers: Record<string, unknown>) {
+  const plop = await nodePlop(undefined, { destBasePath: dir, force: false });
+  registerEntityGenerator(plop);
+  return plop.getGenerator('entity').runActions(answers);
+}
+
+describe('upgrading a slice', () => {
+  let dir: string;
+  let cwd: string;
+  const read = (path: string) => readFileSync(join(dir, path), 'utf8');
+  const migrations = () => readdirSync(join(dir, 'migrations')).sort();
+  const upgrade = (spec: string, answers: Record<string, unknown> = {}) => {
+    writeFileSync(join(dir, SPEC), spec);
+    return run(dir, { specFile: join(dir, SPEC), now: '2025-02-03T04:05:06Z', ...answers });
+  };
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'slicekit-upgrade-'));
+    cwd = process.cwd();
+    const spec = join(dir, 'note.yaml');
+    writeFileSync(spec, v0);
+    const result = await run(dir, { specFile: spec, now: '2024-05-01T09:30:00Z' });
+    expect(result.failures).to.deep.equal([]);
+  });
+  afterEach(() => {
+    process.chdir(cwd);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps a base copy of what it wrote, and the table it made', () => {
+    for (const path of ['src/slices/notes/note.entity.ts', 'test/notes.test.ts', SPEC]) {
+      expect(read(`.slicekit/slices/notes/files/${path}`)).to.equal(read(path));
+    }
+    expect(existsSync(join(dir, '.slicekit/slices/notes/files/migrations'))).to.equal(false);
+    const schema = JSON.parse(read('.slicekit/slices/notes/schema.json'));
+    expect(schema.table).to.equal('notes');
+    expect(schema.columns.map((c: { name: string }) => c.name)).to.include.members([
+      'title',
+      'legacy',
+    ]);
+  });
+
+  it('changes nothing when the spec has not changed', async () => {
+    const result = await upgrade(v0);
+    expect(result.failures).to.deep.equal([]);
+    expect(
+      result.changes.map((c) => c.path).filter((p) => !p.startsWith('[SKIPPED]')),
+    ).to.deep.equal([]);
+    expect(migrations()).to.deep.equal(['20240501093000_create_notes.ts']);
+  });
+
+  it('adds a field: an ALTER migration, and the user edits of the files kept', async () => {
+    const entity = 'src/slices/notes/note.entity.ts';
+    writeFileSync(
+      join(dir, entity),
+      read(entity).replace('this.title = title;\n  }', 'this.title = title.trim();\n  }'),
+    );
+    const tests = 'test/notes.test.ts';
+    writeFileSync(
+      join(dir, tests),
+      read(tests).replace(
+        /\n}\);\n$/,
+        "\n\n  it('is mine', () => {\n    expect(1).to.equal(1);\n  });\n});\n",
+      ),
+    );
+    const result = await upgrade(withSummary);
+    expect(result.failures).to.deep.equal([]);
+    expect(migrations()).to.deep.equal([
+      '20240501093000_create_notes.ts',
+      '20250203040506_alter_notes.ts',
+    ]);
+    const migration = read('migrations/20250203040506_alter_notes.ts');
+    expect(migration).to.contain("table.string('summary', 200);");
+    expect(migration).to.contain("table.dropColumn('summary');");
+    expect(read(entity)).to.contain('this.title = title.trim();');
+    expect(read(entity)).to.contain('summary: string | null;');
+    expect(read(tests)).to.contain("it('is mine'");
+    expect(read('src/slices/notes/note.table.ts')).to.contain('summary');
+    const merged = result.changes.map((c) => c.path).filter((p) => p.startsWith('[MERGED]'));
+    expect(merged).to.include.members([`[MERGED] ${entity}`, `[MERGED] ${tests}`]);
+    expect(read(`.slicekit/slices/notes/files/${entity}`)).not.to.contain('trim()');
+    // The create migration is never rewritten.
+    expect(read('migrations/20240501093000_create_notes.ts')).not.to.contain('summary');
+  });
+
+  it('marks a collision, lists it and fails', async () => {
+    const table = 'src/slices/notes/note.table.ts';
+    writeFileSync(
+      join(dir, table),
+      read(table).replace("legacy: 'integer',", "legacy: 'decimal',"),
+    );
+    const result = await upgrade(withSummary);
+    expect(result.failures).to.have.length(1);
+    expect(result.failures[0]!.error).to.contain(`${table}: 1 conflict`);
+    expect(read(table)).to.match(/<<<<<<< yours\n[^]*=======\n[^]*>>>>>>> generated\n/);
+    expect(read(table)).to.contain("legacy: 'decimal'");
+    // Everything else is written.
+    expect(migrations()).to.have.length(2);
+  });
+
+  it('refuses a change that loses data until it is accepted', async () => {
+    const dropped = v0.replace('  legacy: { type: integer }\n', '');
+    const error = await upgrade(dropped).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).to.be.instanceOf(DataLossError);
+    expect((error as Error).message).to.contain('legacy is dropped: every row loses its value');
+    expect((error as Error).message).to.contain('--accept-data-loss');
+    expect(migrations()).to.have.length(1);
+    const accepted = await upgrade(dropped, { 'accept-data-loss': true });
+    expect(accepted.failures).to.deep.equal([]);
+    expect(read('migrations/20250203040506_alter_notes.ts')).to.contain(
+      "table.dropColumn('legacy');",
+    );
+  });
+
+  it('prints the plan and the SQL per database on a dry run, and writes nothing', async () => {
+    const before = read('src/slices/notes/note.entity.ts');
+    const result = await upgrade(withSummary, { 'dry-run': true });
+    expect(result.failures).to.deep.equal([]);
+    const plan = result.changes[0]!.path;
+    expect(plan).to.contain('dry run: nothing is written');
+    expect(plan).to.match(/update.*src\/slices\/notes\/note\.entity\.ts/);
+    expect(plan).to.contain('alter table `notes` add column `summary` varchar(200)');
+    expect(plan).to.contain('alter table "notes" add column "summary" varchar(200)');
+    expect(plan).to.contain('alter table `notes` add `summary` varchar(200)');
+    expect(read('src/slices/notes/note.entity.ts')).to.equal(before);
+    expect(migrations()).to.have.length(1);
+  });
+
+  it('overwrites with --force, still writing the migration and never the create one', async () => {
+    const entity = 'src/slices/notes/note.entity.ts';
+    writeFileSync(join(dir, entity), '// mine\n');
+    const result = await upgrade(withSummary, { force: true });
+    expect(result.failures).to.deep.equal([]);
+    expect(read(entity)).to.contain('summary: string | null;');
+    expect(migrations()).to.deep.equal([
+      '20240501093000_create_notes.ts',
+      '20250203040506_alter_notes.ts',
+    ]);
+  });
+
+  it('upgrades an app without base copies from the earlier spec', async () => {
+    rmSync(join(dir, '.slicekit'), { recursive: true });
+    const entity = 'src/slices/notes/note.entity.ts';
+    writeFileSync(
+      join(dir, entity),
+      read(entity).replace('this.title = title;\n  }', 'this.title = title.trim();\n  }'),
+    );
+    const earlier = join(dir, 'note.yaml');
+    const result = await upgrade(withSummary, { base: earlier });
+    expect(result.failures).to.deep.equal([]);
+    expect(read(entity)).to.contain('this.title = title.trim();');
+    expect(read(entity)).to.contain('summary: string | null;');
+    expect(read('migrations/20250203040506_alter_notes.ts')).to.contain("'summary'");
+    expect(existsSync(join(dir, '.slicekit/slices/notes/schema.json'))).to.equal(true);
+  });
+});
