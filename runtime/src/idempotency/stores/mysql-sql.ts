@@ -37,11 +37,8 @@ ON DUPLICATE KEY UPDATE storage_key = storage_key`;
     ],
     dropTable: `DROP TABLE IF EXISTS ${t}`,
     /**
-     * Reserve, relying on the primary key. Timeline of the race it closes, callers A and B:
-     *   A: INSERT ... ON DUPLICATE KEY UPDATE (no-op) -> inserts the placeholder (A's token)
-     *   B: INSERT ... ON DUPLICATE KEY UPDATE (no-op) -> waits on A's row lock, changes nothing
-     *   A, B: SELECT -> both read A's token; only A finds its own, so only A runs the handler.
-     * MySQL has no INSERT ... RETURNING, so the read is a second statement; sent in the same
+     * Reserve, relying on the primary key, then read: the race it closes is drawn at
+     * `MySqlIdempotencyStore.insertIfAbsent`, like those of the statements below. Sent in one
      * packet (`reserveAndRead`) when the connection allows multiple statements.
      */
     insert,

@@ -4,7 +4,8 @@ import type { Pool as CallbackPool } from 'mysql2';
 import mysql from 'mysql2/promise';
 import { IN_FLIGHT_STATUS, type StoreTimings } from '../store.js';
 import { mysqlStatements, type MysqlStatements } from './mysql-sql.js';
-import { RelationalIdempotencyStore, type StoredRow } from './relational-store.js';
+import type { NewRecord, StoredRecord } from './record.js';
+import { RelationalIdempotencyStore } from './relational-store.js';
 import { resolveRelationalSettings, type RelationalStoreSettings } from './store-settings.js';
 import { isStoreTimeout, withTimeout } from './store-timeout.js';
 
@@ -131,7 +132,15 @@ export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
     }
   }
 
-  protected async insertOrRead(key: string, p: StoredRow): Promise<StoredRow | undefined> {
+  /**
+   * `INSERT ... ON DUPLICATE KEY UPDATE` (a no-op) then a `SELECT`, relying on the primary key:
+   *   A: INSERT -> inserts A's placeholder (A's token), holding the key's index record lock
+   *   B: INSERT -> waits on that lock, then changes nothing
+   *   A, B: SELECT -> both read A's token; only A finds its own, so only A runs the handler
+   * MySQL has no INSERT ... RETURNING, so the read is a second statement: sent in the same packet
+   * when the connection allows multiple statements, else as a second round trip.
+   */
+  protected async insertIfAbsent(key: string, p: NewRecord): Promise<StoredRecord | undefined> {
     const insertValues = [key, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation];
     const rows = await this.run('reserve a key', async (connection) => {
       if (this.multi) {
@@ -144,10 +153,20 @@ export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
       return selected;
     });
     const row = rows[0];
-    return row ? toRow(row) : undefined;
+    return row ? toRecord(row) : undefined;
   }
 
-  protected async reclaim(key: string, oldReservation: string, p: StoredRow): Promise<boolean> {
+  /**
+   * `UPDATE ... WHERE reservation = <old token> AND expires_at_ms <= now`:
+   *   A, B: read the expired row (token t)
+   *   A: UPDATE -> locks the row; t still matches: 1 row, A holds the key
+   *   B: UPDATE -> waits for A's lock, then reads the row's latest version: A's token, 0 rows
+   */
+  protected async takeOverExpired(
+    key: string,
+    expired: StoredRecord,
+    p: NewRecord,
+  ): Promise<boolean> {
     const [result] = await this.run('reclaim an expired key', (connection) =>
       connection.execute<mysql.ResultSetHeader>(this.sql.reclaim, [
         p.statusCode,
@@ -155,14 +174,24 @@ export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
         p.expiresAtMs,
         p.reservation,
         key,
-        oldReservation,
+        expired.reservation,
         p.createdAtMs,
       ]),
     );
     return result.affectedRows === 1;
   }
 
-  protected async complete(key: string, reservation: string, row: StoredRow): Promise<boolean> {
+  /**
+   * `UPDATE ... WHERE reservation = <our token> AND status_code = 102`:
+   *   A reserves (token a), times out; B's UPDATE takes the row over (token b)
+   *   A: UPDATE -> no row carries a: 0 rows, B's reservation and result stay
+   * The status condition keeps a second completion from rewriting a stored response.
+   */
+  protected async completeIfOwned(
+    key: string,
+    reservation: string,
+    row: NewRecord,
+  ): Promise<boolean> {
     const [result] = await this.run('store a response', (connection) =>
       connection.execute<mysql.ResultSetHeader>(this.sql.complete, [
         row.statusCode,
@@ -178,7 +207,12 @@ export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
     return result.affectedRows === 1;
   }
 
-  protected async release(key: string, reservation: string): Promise<void> {
+  /**
+   * `DELETE ... WHERE reservation = <our token> AND status_code = 102`:
+   *   A reserves (token a), times out; B takes the row over (token b)
+   *   A's handler fails: DELETE -> no row carries a: B's reservation stays
+   */
+  protected async deleteIfOwned(key: string, reservation: string): Promise<void> {
     await this.run('release a reservation', (connection) =>
       connection.execute(this.sql.release, [key, reservation, IN_FLIGHT_STATUS]),
     );
@@ -203,7 +237,7 @@ export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
   }
 }
 
-function toRow(row: RowShape): StoredRow {
+function toRecord(row: RowShape): StoredRecord {
   return {
     statusCode: Number(row.status_code),
     body: row.body,

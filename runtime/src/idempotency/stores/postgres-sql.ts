@@ -38,12 +38,8 @@ export function postgresStatements(tableName: string) {
     ],
     dropTable: `DROP TABLE IF EXISTS ${t}`,
     /**
-     * Reserve or read, one statement. Timeline of the race it closes, two callers A and B:
-     *   A: INSERT ... ON CONFLICT DO NOTHING -> inserts the placeholder (A's token)
-     *   B: INSERT ... ON CONFLICT DO NOTHING -> waits for A's row, then inserts nothing
-     * The unique primary key lets exactly one insert through. The outer SELECT returns the
-     * inserted row, or the existing row as of the statement's snapshot; when B's snapshot predates
-     * A's commit it sees no row at all and the store simply asks again.
+     * Reserve or read, one statement: the race it closes is drawn at
+     * `PostgresIdempotencyStore.insertIfAbsent`, like those of the statements below.
      */
     insertOrRead: `WITH inserted AS (
   INSERT INTO ${t} (storage_key, ${COLUMNS})

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { IN_FLIGHT_STATUS, type StoreTimings } from '../store.js';
 import { postgresStatements, type PostgresStatements } from './postgres-sql.js';
-import { RelationalIdempotencyStore, type StoredRow } from './relational-store.js';
+import type { NewRecord, StoredRecord } from './record.js';
+import { RelationalIdempotencyStore } from './relational-store.js';
 import { resolveRelationalSettings, type RelationalStoreSettings } from './store-settings.js';
 import { isStoreTimeout, withTimeout } from './store-timeout.js';
 
@@ -102,27 +103,55 @@ export class PostgresIdempotencyStore extends RelationalIdempotencyStore {
     }
   }
 
-  protected async insertOrRead(key: string, p: StoredRow): Promise<StoredRow | undefined> {
+  /**
+   * `INSERT ... ON CONFLICT DO NOTHING` and a read of the key, in one statement. Callers A and B:
+   *   A: INSERT -> inserts A's placeholder; RETURNING answers it
+   *   B, after A committed: INSERT does nothing; the SELECT answers A's row
+   *   B, during A's insert: waits for A's commit, inserts nothing; its snapshot predates A's row,
+   *      so the SELECT sees none -> undefined, and the base asks again
+   * The primary key lets exactly one insert through.
+   */
+  protected async insertIfAbsent(key: string, p: NewRecord): Promise<StoredRecord | undefined> {
     const result = await this.query<RowShape>('reserve a key', {
       name: this.names.insertOrRead,
       text: this.sql.insertOrRead,
       values: [key, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation],
     });
     // Both branches can answer when the old row was deleted while we inserted: ours wins.
-    const rows = result.rows.map(toRow);
+    const rows = result.rows.map(toRecord);
     return rows.find((row) => row.reservation === p.reservation) ?? rows[0];
   }
 
-  protected async reclaim(key: string, oldReservation: string, p: StoredRow): Promise<boolean> {
+  /**
+   * `UPDATE ... WHERE reservation = <old token> AND expires_at_ms <= now`:
+   *   A, B: read the expired row (token t)
+   *   A: UPDATE -> the row lock is A's; t still matches: 1 row, A holds the key
+   *   B: UPDATE -> waits for A's commit, re-checks the row: token is A's, 0 rows
+   */
+  protected async takeOverExpired(
+    key: string,
+    expired: StoredRecord,
+    p: NewRecord,
+  ): Promise<boolean> {
     const result = await this.query('reclaim an expired key', {
       name: this.names.reclaim,
       text: this.sql.reclaim,
-      values: [key, oldReservation, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation],
+      values: [key, expired.reservation, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation],
     });
     return result.rowCount === 1;
   }
 
-  protected async complete(key: string, reservation: string, row: StoredRow): Promise<boolean> {
+  /**
+   * `UPDATE ... WHERE reservation = <our token> AND status_code = 102`:
+   *   A reserves (token a), times out; B's UPDATE takes the row over (token b)
+   *   A: UPDATE -> no row carries a: 0 rows, B's reservation and result stay
+   * The status condition keeps a second completion from rewriting a stored response.
+   */
+  protected async completeIfOwned(
+    key: string,
+    reservation: string,
+    row: NewRecord,
+  ): Promise<boolean> {
     const result = await this.query('store a response', {
       name: this.names.complete,
       text: this.sql.complete,
@@ -140,7 +169,12 @@ export class PostgresIdempotencyStore extends RelationalIdempotencyStore {
     return result.rowCount === 1;
   }
 
-  protected async release(key: string, reservation: string): Promise<void> {
+  /**
+   * `DELETE ... WHERE reservation = <our token> AND status_code = 102`:
+   *   A reserves (token a), times out; B takes the row over (token b)
+   *   A's handler fails: DELETE -> no row carries a: B's reservation stays
+   */
+  protected async deleteIfOwned(key: string, reservation: string): Promise<void> {
     await this.query('release a reservation', {
       name: this.names.release,
       text: this.sql.release,
@@ -173,7 +207,7 @@ export class PostgresIdempotencyStore extends RelationalIdempotencyStore {
   }
 }
 
-function toRow(row: RowShape): StoredRow {
+function toRecord(row: RowShape): StoredRecord {
   return {
     statusCode: row.status_code,
     body: row.body,

@@ -7,17 +7,9 @@
 //   then          JSON metadata {c: content type, t: created ms, e: expires ms | null, n: 1 if no body}
 //   then          "\n" and the body bytes, untouched
 import { IN_FLIGHT_STATUS } from '../store.js';
+import type { StoredRecord } from './record.js';
 
 export const TOKEN_LENGTH = 36;
-
-export interface RedisRecord {
-  readonly reservation: string;
-  readonly statusCode: number;
-  readonly contentType: string;
-  readonly createdAtMs: number;
-  readonly expiresAtMs: number | null;
-  readonly body: Buffer | null;
-}
 
 interface Meta {
   c: string;
@@ -39,7 +31,7 @@ export function recordHead(reservation: string, statusCode: number = IN_FLIGHT_S
   return `${reservation}${statusCode}`;
 }
 
-export function encodeRecord(record: RedisRecord): Buffer {
+export function encodeRecord(record: StoredRecord): Buffer {
   const meta: Meta = { c: record.contentType, t: record.createdAtMs, e: record.expiresAtMs };
   if (record.body === null) meta.n = 1;
   const head = Buffer.from(
@@ -50,7 +42,7 @@ export function encodeRecord(record: RedisRecord): Buffer {
     : Buffer.concat([head, record.body]);
 }
 
-export function decodeRecord(value: Buffer): RedisRecord {
+export function decodeRecord(value: Buffer): StoredRecord {
   const newline = value.indexOf(0x0a, TOKEN_LENGTH + 3);
   if (newline < 0) throw new Error('not an idempotency record: no metadata terminator');
   const meta = JSON.parse(value.toString('utf8', TOKEN_LENGTH + 3, newline)) as Meta;

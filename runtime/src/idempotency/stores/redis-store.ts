@@ -1,20 +1,12 @@
 // The Redis idempotency store on node-redis v5: native set-if-absent for the reservation, native
 // time-to-live for expiry, Lua for every check-then-write. One round trip per operation.
-import { randomUUID } from 'node:crypto';
 import { createClient, RESP_TYPES, type RedisArgument } from 'redis';
 import { safeError } from '../../logging/safe-error.js';
-import {
-  IN_FLIGHT_STATUS,
-  storageKey,
-  type CachedResponse,
-  type IdempotencyKeyStore,
-  type IdempotentKeyInfo,
-  type KeyCheckResult,
-  type StoreTimings,
-} from '../store.js';
-import { decodeRecord, encodeRecord, recordHead, type RedisRecord } from './redis-record.js';
+import type { StoreTimings } from '../store.js';
+import { BaseIdempotencyStore } from './base-store.js';
+import type { NewRecord, StoredRecord } from './record.js';
+import { decodeRecord, encodeRecord, recordHead } from './redis-record.js';
 import { completeScript, reclaimScript, releaseScript, type LuaScript } from './redis-scripts.js';
-import { IdempotencyStoreError, IdempotencyStoreErrorCode } from './store-errors.js';
 import {
   resolveDistributedSettings,
   type DistributedStoreSettings,
@@ -40,9 +32,8 @@ export type RedisConnection = string | RedisCommandClient;
 
 /** Bulk strings come back as Buffers: bodies are bytes, not UTF-8 text. */
 const BUFFERS = { [RESP_TYPES.BLOB_STRING]: Buffer };
-const MAX_ATTEMPTS = 8;
 
-export class RedisIdempotencyStore implements IdempotencyKeyStore {
+export class RedisIdempotencyStore extends BaseIdempotencyStore {
   private readonly client: RedisCommandClient;
   private readonly owned: ReturnType<typeof createClient> | undefined;
   private readonly timeoutMs: number;
@@ -51,8 +42,9 @@ export class RedisIdempotencyStore implements IdempotencyKeyStore {
   constructor(
     connection: RedisConnection,
     settings: DistributedStoreSettings,
-    private readonly timings: StoreTimings,
+    timings: StoreTimings,
   ) {
+    super('redis', timings);
     const resolved = resolveDistributedSettings('redis', settings);
     this.timeoutMs = resolved.operationTimeoutMs;
     this.logger = resolved.logger;
@@ -88,81 +80,69 @@ export class RedisIdempotencyStore implements IdempotencyKeyStore {
     }
   }
 
-  async isKeyProcessed(keyInfo: IdempotentKeyInfo): Promise<KeyCheckResult> {
-    const key = storageKey(this.timings.cachePrefix, keyInfo);
-    const ttl = String(this.timings.inFlightReservationTimeoutMs);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const now = Date.now();
-      const reservation = randomUUID();
-      const placeholder = encodeRecord({
-        reservation,
-        statusCode: IN_FLIGHT_STATUS,
-        contentType: '',
-        createdAtMs: now,
-        expiresAtMs: now + this.timings.inFlightReservationTimeoutMs,
-        body: null,
-      });
-      // SET NX GET (Redis 7+): set-if-absent and read-what-blocked-it in one atomic command.
-      //   A: SET k A NX PX GET -> nil (A now holds k)
-      //   B: SET k B NX PX GET -> A's record (nothing written)
-      // The in-flight timeout is the key's own time-to-live: a crashed holder frees it by itself.
-      const existing = await this.send<Buffer | null>('reserve a key', [
-        'SET',
-        key,
-        placeholder,
-        'NX',
-        'PX',
-        ttl,
-        'GET',
-      ]);
-      if (existing === null) return { processed: false, reservation };
-      const record = decodeRecord(existing);
-      // The time-to-live normally removes an expired entry first; this covers clock skew
-      // between the app and Redis, atomically, on the token that was read.
-      if (record.expiresAtMs !== null && record.expiresAtMs <= now) {
-        const taken = await this.run('reclaim an expired key', reclaimScript, key, [
-          record.reservation,
-          placeholder,
-          ttl,
-        ]);
-        if (taken === 1) return { processed: false, reservation };
-        continue;
-      }
-      if (record.statusCode === IN_FLIGHT_STATUS) return { processed: true, response: null };
-      return { processed: true, response: toCachedResponse(record) };
-    }
-    throw new IdempotencyStoreError(
-      IdempotencyStoreErrorCode.contention,
-      'redis',
-      `gave up on key "${keyInfo.safeKey}" after ${MAX_ATTEMPTS} lost races`,
-    );
+  /**
+   * `SET NX PX ... GET` (Redis 7+): set-if-absent and read what blocked it, in one atomic command.
+   *   A: SET k <A's placeholder> NX PX GET -> nil: A holds k
+   *   B: SET k <B's placeholder> NX PX GET -> A's record; nothing written
+   * The in-flight timeout is the key's own time-to-live: a crashed holder frees it by itself.
+   */
+  protected async insertIfAbsent(key: string, placeholder: NewRecord): Promise<StoredRecord> {
+    const existing = await this.send<Buffer | null>('reserve a key', [
+      'SET',
+      key,
+      encodeRecord(placeholder),
+      'NX',
+      'PX',
+      String(this.timings.inFlightReservationTimeoutMs),
+      'GET',
+    ]);
+    return existing === null ? placeholder : decodeRecord(existing);
   }
 
-  async markKeyAsProcessed(
-    keyInfo: IdempotentKeyInfo,
-    response: CachedResponse,
-    reservation: string,
+  /**
+   * Lua, comparing the token read with the stored one. The time-to-live normally removes an
+   * expired entry first; this covers clock skew between the app and Redis.
+   *   A, B: SET NX GET -> both read the same expired record (token t)
+   *   A: script -> the value still starts with t: A's placeholder replaces it, 1
+   *   B: script -> the value starts with A's token: 0; B asks again and reads A's reservation
+   */
+  protected async takeOverExpired(
+    key: string,
+    expired: StoredRecord,
+    placeholder: NewRecord,
   ): Promise<boolean> {
-    const now = Date.now();
-    const value = encodeRecord({
-      reservation,
-      statusCode: response.statusCode,
-      contentType: response.contentType,
-      createdAtMs: now,
-      expiresAtMs: now + this.timings.expirationMs,
-      body: response.body,
-    });
-    const key = storageKey(this.timings.cachePrefix, keyInfo);
+    const taken = await this.run('reclaim an expired key', reclaimScript, key, [
+      expired.reservation,
+      encodeRecord(placeholder),
+      String(this.timings.inFlightReservationTimeoutMs),
+    ]);
+    return taken === 1;
+  }
+
+  /**
+   * Lua, comparing the value's head with `<our token>102`, then SET with the expiration as PX:
+   *   A reserves (token a), times out; its key expires and B reserves it (token b)
+   *   A: script -> the head is b's: 0, B's reservation and result stay
+   */
+  protected async completeIfOwned(
+    key: string,
+    reservation: string,
+    record: NewRecord,
+  ): Promise<boolean> {
     const written = await this.run('store a response', completeScript, key, [
       recordHead(reservation),
-      value,
+      encodeRecord(record),
       String(this.timings.expirationMs),
     ]);
     return written === 1;
   }
 
-  async releaseReservation(keyInfo: IdempotentKeyInfo, reservation: string): Promise<void> {
-    const key = storageKey(this.timings.cachePrefix, keyInfo);
+  /**
+   * Lua, comparing the value's head with `<our token>102`, then DEL:
+   *   A reserves (token a), times out; B reserves the key (token b)
+   *   A's handler fails: script -> the head is b's: 0, B's reservation stays
+   */
+  protected async deleteIfOwned(key: string, reservation: string): Promise<void> {
     await this.run('release a reservation', releaseScript, key, [recordHead(reservation)]);
   }
 
@@ -209,14 +189,4 @@ function createOwnedClient(url: string, connectTimeoutMs: number, logger: StoreL
     down = false;
   });
   return client;
-}
-
-function toCachedResponse(record: RedisRecord): CachedResponse {
-  return {
-    statusCode: record.statusCode,
-    body: record.body,
-    contentType: record.contentType,
-    createdAt: new Date(record.createdAtMs),
-    expiresAt: record.expiresAtMs === null ? null : new Date(record.expiresAtMs),
-  };
 }

@@ -1,0 +1,68 @@
+// One idempotency record as the shipped stores keep it (a table row, a Redis value, a memory
+// entry), and its state, decided from the record's timestamps when it is read.
+import { IN_FLIGHT_STATUS, type CachedResponse } from '../store.js';
+
+/**
+ * The states of a stored record. Only `inFlight` and `completed` are ever written (as the status
+ * code: the sentinel `IN_FLIGHT_STATUS` or the response's own); `expired` is computed at read time
+ * from `expiresAtMs`, never trusted from storage.
+ */
+export const RecordState = {
+  /** A reservation: its holder's handler is running; duplicates get no response. */
+  inFlight: 'in_flight',
+  /** A stored response, replayed until it expires. */
+  completed: 'completed',
+  /** Past its `expiresAtMs`: counts as absent, and exactly one caller may take it over. */
+  expired: 'expired',
+} as const;
+
+export type RecordState = (typeof RecordState)[keyof typeof RecordState];
+
+/** A record as read back from a store. Times are epoch milliseconds (UTC). */
+export interface StoredRecord {
+  /** The token of the reservation that wrote the record: what fences completion and release. */
+  readonly reservation: string;
+  /** The response's status; `IN_FLIGHT_STATUS` (102, the spec's sentinel) while reserved. */
+  readonly statusCode: number;
+  /** The response body bytes; `null` for a body-less response and for a reservation. */
+  readonly body: Buffer | null;
+  /** The response's content type; empty for a reservation. */
+  readonly contentType: string;
+  readonly createdAtMs: number;
+  /** End of the reservation, or of the response's validity; `null` means no expiry. */
+  readonly expiresAtMs: number | null;
+}
+
+/** A record a store is asked to write: it always expires (the in-flight timeout or `expiration`). */
+export interface NewRecord extends StoredRecord {
+  readonly expiresAtMs: number;
+}
+
+/** The state of `record` at `now`: expiry first, from the timestamps; then the status sentinel. */
+export function recordState(record: StoredRecord, now: number): RecordState {
+  if (record.expiresAtMs !== null && record.expiresAtMs <= now) return RecordState.expired;
+  return record.statusCode === IN_FLIGHT_STATUS ? RecordState.inFlight : RecordState.completed;
+}
+
+/** A reservation placeholder for `reservation`, written at `now`, held for `timeoutMs`. */
+export function inFlightRecord(reservation: string, now: number, timeoutMs: number): NewRecord {
+  return {
+    reservation,
+    statusCode: IN_FLIGHT_STATUS,
+    body: null,
+    contentType: '',
+    createdAtMs: now,
+    expiresAtMs: now + timeoutMs,
+  };
+}
+
+/** The response a completed record replays. */
+export function toCachedResponse(record: StoredRecord): CachedResponse {
+  return {
+    statusCode: record.statusCode,
+    body: record.body,
+    contentType: record.contentType,
+    createdAt: new Date(record.createdAtMs),
+    expiresAt: record.expiresAtMs === null ? null : new Date(record.expiresAtMs),
+  };
+}
