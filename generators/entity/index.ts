@@ -181,7 +181,13 @@ function interactivePrompts(): PromptQuestion[] {
     },
     // Never asked: `--dry-run`, `--accept-data-loss` and `--base <file>` of an upgrade
     // (docs/evolving-entities.md).
-    { type: 'confirm', name: 'dry-run', message: 'Only print the plan?', default: false, when: false },
+    {
+      type: 'confirm',
+      name: 'dry-run',
+      message: 'Only print the plan?',
+      default: false,
+      when: false,
+    },
     {
       type: 'confirm',
       name: 'accept-data-loss',
