@@ -182,4 +182,13 @@ describe('upgrading a slice', () => {
     expect(read('migrations/20250203040506_alter_notes.ts')).to.contain("'summary'");
     expect(existsSync(join(dir, '.slicekit/slices/notes/schema.json'))).to.equal(true);
   });
+
+  it('documents every error code of the upgrade in docs/evolving-entities.md', () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const text = readFileSync(join(root, 'generators/upgrade/errors.ts'), 'utf8');
+    const codes = [...text.matchAll(/'(upgrade\.[a-z_]+)'/g)].map((m) => m[1]!);
+    expect(codes).to.deep.equal(['upgrade.data_loss', 'upgrade.conflicts']);
+    const docs = readFileSync(join(root, 'docs/evolving-entities.md'), 'utf8');
+    expect(codes.filter((code) => !docs.includes(`\`${code}\``))).to.deep.equal([]);
+  });
 });
