@@ -1,7 +1,7 @@
-// A slice upgraded step by step, each step's ALTER migration run on SQLite, PostgreSQL and MySQL
-// over a table holding rows: the migration runs, the rows stay intact, the new shape answers over
-// HTTP, and `down` gives back the table as it was. The slice is generated and upgraded once; each
-// database runs the same migration files.
+// A slice upgraded step by step (up to a sequence-numbered field), each step's ALTER migration
+// run on SQLite, PostgreSQL and MySQL over a table holding rows: the migration runs, the rows stay
+// intact, the new shape answers over HTTP, and `down` gives back the table as it was. The slice
+// is generated and upgraded once; each database runs the same migration files.
 import { expect } from 'chai';
 import express, { type Express } from 'express';
 import type { Knex } from 'knex';
@@ -84,6 +84,16 @@ const steps = [
       field.status.replace('live]', 'live, archived]'),
       '  abstract: { type: string, maxLength: 200, renamedFrom: summary }',
       field.priority,
+    ),
+  },
+  {
+    name: 'adds a sequence-numbered field',
+    spec: spec(
+      field.title.replace('100', '300').replace(' }', ', unique: true }'),
+      field.status.replace('live]', 'live, archived]'),
+      '  abstract: { type: string, maxLength: 200, renamedFrom: summary }',
+      field.priority,
+      "  number: { type: string, maxLength: 20, sequence: { format: 'N{1:0000}' } }",
     ),
   },
 ];
@@ -227,6 +237,13 @@ describeEachDatabase('upgrading a slice with rows', (db) => {
         case 5:
           expect(old.body).not.to.have.property('legacy');
           break;
+        case 7: {
+          // The rows the table held were numbered oldest first; a new row takes the next number.
+          const numbers = (await rows()).map((r) => r['number']);
+          expect(numbers.slice().sort()).to.deep.equal(['N0001', 'N0002', 'N0003']);
+          expect(made.body.number).to.equal('N0004');
+          break;
+        }
         case 6: {
           const again = { id: '00000000-0000-4000-8000-000000000001', title: 'First note' };
           const duplicate = await db

@@ -141,6 +141,31 @@ describe('upgrading a slice', () => {
     );
   });
 
+  it('names the data at risk of each destructive change, and how to keep it', async () => {
+    const risky = [
+      'entity: Note',
+      'fields:',
+      '  title: { type: string, required: true, maxLength: 50 }',
+      '  legacy: { type: integer, required: true }',
+      '  kind: { type: string, required: true }',
+      'updates:',
+      '  - { name: Retitle, parameters: [title] }',
+      '',
+    ].join('\n');
+    const error = await upgrade(risky).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).to.be.instanceOf(DataLossError);
+    expect((error as DataLossError).risks.map((r) => `${r.column} ${r.risk}`)).to.deep.equal([
+      'title maxLength narrows from 100 to 50: longer values are cut to 50 characters',
+      'legacy becomes required without a default: rows without a value make the migration fail',
+      'kind is added as required without a default: the rows the table holds have no value for it',
+    ]);
+    expect((error as Error).message).to.contain('give the field a default');
+    expect(migrations()).to.have.length(1);
+  });
+
   it('prints the plan and the SQL per database on a dry run, and writes nothing', async () => {
     const before = read('src/slices/notes/note.entity.ts');
     const result = await upgrade(withSummary, { 'dry-run': true });
