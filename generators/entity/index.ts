@@ -13,10 +13,10 @@ import type { NodePlopAPI } from 'plop';
 import type { PromptQuestion } from 'node-plop';
 import YAML from 'yaml';
 import { entityActions } from './actions.js';
+import { loadSpecs, planEntities, specFiles } from './batch.js';
 import { sliceExists, upgradeActions } from '../upgrade/actions.js';
 import { registerHelpers } from '../helpers.js';
 import { kebabCase, pascalCase, pluralize, snakeCase } from '../names.js';
-import { checkAgainstApp, loadAppModel, withEntity } from '../model/app.js';
 import { specFromAnswers, type CompactAnswers } from '../model/compact.js';
 import { EntitySpecError } from '../model/errors.js';
 import { loadSpecFile } from '../model/load.js';
@@ -214,40 +214,41 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
     prompts: prompts(),
     actions: (data) => {
       const answers = (data ?? {}) as EntityAnswers;
-      const { model, specText } = modelFromAnswers(answers);
-      // Every entity the app holds already, so the new one is checked against them and app-wide
-      // files are written from all of them.
+      // One spec, or several (`--spec <folder>`, a list): each checked against the entities the
+      // app holds already and against each other (relations included), then generated in
+      // dependency order; app-wide files are written from all of them.
+      const source = answers.specFile || answers.spec;
+      const files = specFiles(source);
+      const specs =
+        files.length > 1 || (source && files[0] !== resolve(process.cwd(), source))
+          ? loadSpecs(files, (file) => modelFromAnswers({ ...answers, specFile: file }))
+          : [{ ...modelFromAnswers(answers), source: source || 'the spec from the answers' }];
       const appDir = plop.getDestBasePath();
-      const app = loadAppModel(appDir);
-      checkAgainstApp(app, model, answers.specFile || answers.spec || 'the spec from the answers');
+      const at = answers.now === undefined ? undefined : new Date(answers.now);
+      const { app, planned } = planEntities(appDir, specs, at);
       // node-plop renders templates with the answers over each action's data, and these answers
       // share their names with what the templates read (the resolved plural, table, resource and
       // validate): the model holds them now, so they go.
       for (const key of VIEW_NAMED_KEYS) delete (answers as Record<string, unknown>)[key];
-      const now = answers.now === undefined ? undefined : new Date(answers.now);
-      // A slice the app has already is upgraded: a migration with the difference, files merged.
-      if (sliceExists(appDir, model)) {
-        return upgradeActions({
-          plop,
-          model,
-          app: withEntity(app, model),
-          specText,
-          appDir,
-          force: truthy(answers.force),
-          dryRun: truthy(answers.dryRun ?? answers['dry-run']),
-          acceptDataLoss: truthy(answers.acceptDataLoss ?? answers['accept-data-loss']),
-          ...(typeof answers.base === 'string' && answers.base ? { baseSpec: answers.base } : {}),
-          ...(now ? { now } : {}),
-        });
-      }
-      return entityActions({
-        model,
-        app: withEntity(app, model),
-        specText,
-        appDir,
-        force: truthy(answers.force),
-        ...(now ? { now } : {}),
-      });
+      return planned.flatMap(({ model, specText, now }) =>
+        // A slice the app has already is upgraded: a migration with the difference, files merged.
+        sliceExists(appDir, model)
+          ? upgradeActions({
+              plop,
+              model,
+              app,
+              specText,
+              appDir,
+              force: truthy(answers.force),
+              dryRun: truthy(answers.dryRun ?? answers['dry-run']),
+              acceptDataLoss: truthy(answers.acceptDataLoss ?? answers['accept-data-loss']),
+              ...(typeof answers.base === 'string' && answers.base
+                ? { baseSpec: answers.base }
+                : {}),
+              ...(at ? { now } : {}),
+            })
+          : entityActions({ model, app, specText, appDir, force: truthy(answers.force), now }),
+      );
     },
   });
 }

@@ -6,6 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EntitySpecError, type SpecProblem } from './errors.js';
 import { loadSpecFile } from './load.js';
+import { resolveRelations } from './relations.js';
 import type { EntityModel } from './types.js';
 
 /** Every entity of one app. */
@@ -43,7 +44,9 @@ export function savedSpecFiles(appDir: string): string[] {
  * app.entities.map((e) => e.name.pascal); // ['Customer', 'Product']
  */
 export function loadAppModel(appDir: string): AppModel {
-  return { dir: appDir, entities: savedSpecFiles(appDir).map((file) => loadSpecFile(file).model) };
+  const entities = savedSpecFiles(appDir).map((file) => loadSpecFile(file).model);
+  // Their relations as the app holds them now; checked when a spec is generated, not here.
+  return { dir: appDir, entities: resolveRelations(entities, new Map()) };
 }
 
 /** The app with `entity` added, or put in place of the entity of the same name. */

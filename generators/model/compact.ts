@@ -68,6 +68,7 @@ const CONSTRAINT_KEYS = [
   'default',
   'precision',
   'scale',
+  'onDelete',
 ];
 
 /**
@@ -104,6 +105,7 @@ export function parseTyped(
         spec.precision = precision;
         if (scale !== undefined) spec.scale = scale;
       } else if (argument === 'maxLength') spec.maxLength = Number(args);
+      else if (argument === 'entity') spec.entity = args.trim();
       else
         problems.push({
           path: at,

@@ -14,12 +14,17 @@ import {
 } from './fields.js';
 import { resolveMethods } from './methods.js';
 import { resolveParams, type Scope } from './params.js';
+import { referenceField, referenceProblems } from './references.js';
 import { resolveReferenceData } from './reference-data.js';
 import { resolveSequence } from './sequences.js';
 import { structuralProblems } from './structure.js';
 import type { EntityModel, EntitySpec, EventModel, FieldModel } from './types.js';
 
-function resolveFields(spec: EntitySpec, problems: SpecProblem[]): FieldModel[] {
+function resolveFields(
+  spec: EntitySpec,
+  problems: SpecProblem[],
+  entity: { pascal: string; plural: string; table: string },
+): FieldModel[] {
   const fields: FieldModel[] = [];
   for (const [name, field] of Object.entries(spec.fields)) {
     const path = `fields.${name}`;
@@ -29,6 +34,20 @@ function resolveFields(spec: EntitySpec, problems: SpecProblem[]): FieldModel[] 
       continue;
     }
     problems.push(...constraintProblems(path, field.type, field));
+    problems.push(...referenceProblems(path, name, field));
+    if (field.type === 'reference') {
+      if (/Ids?$/.test(name)) continue; // named after its id: refused above
+      const reference = referenceField(name, field, entity);
+      if (spec.fields[reference.name.camel] || fields.some((f) => f.name === reference.name)) {
+        problems.push({
+          path,
+          message: `holds ${reference.name.camel}, which is also a field of its own`,
+          fix: `rename one of them`,
+        });
+      }
+      fields.push(reference);
+      continue;
+    }
     if (field.unique && fieldKinds[field.type].indexable === false) {
       problems.push({
         path: `${path}.unique`,
@@ -153,14 +172,28 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   }
   const audited = spec.audited ?? true;
   const owned = spec.owned ?? false;
-  const own = resolveFields(spec, problems);
+  const table = spec.table ?? snakeCase(plural.pascal);
+  const declared = resolveFields(spec, problems, {
+    pascal: entity.pascal,
+    plural: plural.pascal,
+    table,
+  });
+  // A many-to-many is kept in its join table: a field of the entity, but no column of its own.
+  const links = declared.filter((f) => f.reference?.many);
+  const own = declared.filter((f) => !f.reference?.many);
   const stored = [
     idField(),
     ...own,
     ...(owned ? [ownerField()] : []),
     ...(audited ? auditFields() : []),
   ];
-  const fields = new Map(own.map((f) => [f.name.camel, f]));
+  // A reference is named by its relation (`customer`) or its id (`customerId`) alike.
+  const fields = new Map(
+    declared.flatMap((f) => [
+      [f.name.camel, f] as const,
+      ...(f.reference ? [[f.reference.name.camel, f] as const] : []),
+    ]),
+  );
   const settable = new Map(fields);
   if (audited)
     settable.set(
@@ -172,10 +205,10 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   const create = resolveParams(
     scope,
     'create',
-    spec.create ?? own.filter((f) => !f.hasDefault && !f.sequence).map((f) => f.name.camel),
+    spec.create ?? declared.filter((f) => !f.hasDefault && !f.sequence).map((f) => f.name.camel),
     false,
   );
-  for (const field of own) {
+  for (const field of declared) {
     if (field.sequence) continue;
     if (field.required && !field.hasDefault && !create.some((p) => p.field === field)) {
       problems.push({
@@ -225,7 +258,6 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     }
   });
   if (problems.length > 0) throw new EntitySpecError(source, problems);
-  const table = spec.table ?? snakeCase(plural.pascal);
   for (const field of own) {
     if (field.sequence && !field.sequence.name) {
       field.sequence.name = `${table}_${field.column}`.slice(0, 63);
@@ -242,6 +274,13 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     validate: spec.validate ?? true,
     ...(spec.description ? { description: spec.description } : {}),
     fields: stored,
+    links,
+    collections: Object.entries(spec.collections ?? {}).map(([name, c]) => ({
+      name: nameForms(name),
+      entity: c.entity,
+      ...(c.via ? { via: c.via } : {}),
+      ...(c.show ? { show: c.show } : {}),
+    })),
     create,
     methods,
     dto,

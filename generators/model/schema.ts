@@ -1,6 +1,6 @@
 // The JSON Schema an entity spec file is checked against with ajv. `fix` is our own keyword: the
 // hint printed with an error at that place.
-import { FIELD_TYPES, IDEMPOTENT_OPS, VERBS } from './types.js';
+import { FIELD_TYPES, IDEMPOTENT_OPS, ON_DELETE, VERBS } from './types.js';
 
 const camel = {
   type: 'string',
@@ -129,6 +129,19 @@ export const entitySpecSchema = {
             type: 'boolean',
             fix: 'use true for a field no two rows may share, or leave it out',
           },
+          entity: { ...pascal, fix: 'name the referenced entity in PascalCase, e.g. Customer' },
+          onDelete: { enum: ON_DELETE, fix: `use ${ON_DELETE.join(', ')}` },
+          many: { type: 'boolean', fix: 'use true for a many-to-many, or leave it out' },
+          show: {
+            ...names,
+            fix: "list the referenced entity's fields to show, e.g. [name, email]",
+          },
+          inverse: { ...camel, fix: 'name the one-to-many on the other side, e.g. lines' },
+          joinTable: {
+            type: 'string',
+            pattern: '^[a-z][a-z0-9_]*$',
+            fix: 'use snake_case, e.g. order_tags',
+          },
           sequence: {
             type: 'object',
             additionalProperties: false,
@@ -211,6 +224,22 @@ export const entitySpecSchema = {
       uniqueItems: true,
       fix: `list operations, e.g. [Create, Action]`,
       items: { enum: IDEMPOTENT_OPS, fix: `use ${IDEMPOTENT_OPS.join(', ')}` },
+    },
+    collections: {
+      type: 'object',
+      fix: 'map each collection name to { entity: ..., show: [...] }, e.g. lines: { entity: OrderLine }',
+      propertyNames: camel,
+      additionalProperties: {
+        type: 'object',
+        required: ['entity'],
+        additionalProperties: false,
+        fix: 'write { entity: OrderLine, show: [sku, quantity] }',
+        properties: {
+          entity: { ...pascal, fix: 'name the entity whose rows it lists, e.g. OrderLine' },
+          via: { ...camel, fix: "name that entity's reference field naming this one, e.g. order" },
+          show: { ...names, fix: 'list the fields each element shows, e.g. [sku, quantity]' },
+        },
+      },
     },
     referenceData: {
       type: 'object',

@@ -2,6 +2,7 @@
 // and the resolved model the templates are rendered from. docs/entity-spec.md documents each key.
 import { FIELD_KINDS, type FieldKind } from '@slicekit/runtime/fields';
 import type { NameForms } from '../names.js';
+import type { EntityRelations } from './relation-types.js';
 
 /** Every field type: the kinds of the runtime's field-kind registry. */
 export const FIELD_TYPES = FIELD_KINDS;
@@ -51,6 +52,31 @@ export interface FieldSpec extends Constraints {
   unique?: boolean;
   /** Numbered on create from a sequence (string or integer fields). */
   sequence?: SequenceSpec;
+  /** A `reference`'s entity: the PascalCase name of another entity of the app. */
+  entity?: string;
+  /** What deleting the referenced row does to this one. @default restrict */
+  onDelete?: OnDelete;
+  /** Many-to-many through a join table: the request carries an id list. @default false */
+  many?: boolean;
+  /** The referenced entity's fields shown in the nested DTO member (its id always is). */
+  show?: string[];
+  /** The one-to-many on the other side, its nested route's segment. @default this plural */
+  inverse?: string;
+  /** The join table of a many-to-many. @default `<entity>_<field>` in snake_case */
+  joinTable?: string;
+}
+
+/** What deleting a referenced row does to the rows referencing it. */
+export const ON_DELETE = ['restrict', 'cascade', 'setNull'] as const;
+export type OnDelete = (typeof ON_DELETE)[number];
+
+/** A one-to-many the entity's DTO shows: the rows of another entity referencing this one. */
+export interface CollectionSpec {
+  entity: string;
+  /** The other entity's reference field naming this one. @default its only such field */
+  via?: string;
+  /** Its fields shown in each element (its id always is). */
+  show?: string[];
 }
 
 /** A parameter: a field name, or an object naming a field (with overrides) or typed on its own. */
@@ -130,6 +156,8 @@ export interface EntitySpec {
   /** Operations whose routes require an idempotency key. @default [] */
   idempotent?: IdempotentOp[];
   referenceData?: ReferenceDataSpec;
+  /** One-to-many members of the DTO, by name: the rows of another entity referencing this one. */
+  collections?: Record<string, CollectionSpec>;
 }
 
 // ---------------------------------------------------------------- the resolved model
@@ -154,9 +182,36 @@ export interface FieldModel extends Constraints {
   description?: string;
   /** No two rows may hold the same value (a unique index; a duplicate is 409). */
   unique?: boolean;
+  /** For a `reference` field: what it refers to (the field is `customerId` for `customer`). */
+  reference?: ReferenceModel;
   /** The sequence numbering it on create, every default resolved. */
   sequence?: Required<Pick<SequenceSpec, 'name' | 'format' | 'valueType'>> &
     Pick<SequenceSpec, 'start' | 'max'>;
+}
+
+/** A reference to another entity, as the spec gave it (resolved against the app in relations.ts). */
+export interface ReferenceModel {
+  /** The relation's own name: `customer`, `tags` (the field holds `customerId`, `tagIds`). */
+  name: NameForms;
+  /** The referenced entity, PascalCase. */
+  entity: string;
+  /** Many-to-many through `joinTable`: the field is an id list, stored in no column. */
+  many: boolean;
+  onDelete: OnDelete;
+  /** The referenced entity's fields in the nested member; undefined: its default. */
+  show?: string[];
+  /** The one-to-many on the other side (`orders`), the segment of its nested route. */
+  inverse: NameForms;
+  /** Many-to-many: the join table, its column naming this entity and the one naming the other. */
+  joinTable?: { table: string; localKey: string; foreignKey: string };
+}
+
+/** A one-to-many member of the DTO, as the spec gave it. */
+export interface CollectionModel {
+  name: NameForms;
+  entity: string;
+  via?: string;
+  show?: string[];
 }
 
 export interface ParamModel extends Constraints {
@@ -212,6 +267,10 @@ export interface EntityModel {
   description?: string;
   /** Every stored field, in table order: id, the spec's fields, ownedBy, then the audit fields. */
   fields: FieldModel[];
+  /** Many-to-many references (`tagIds`): fields of the entity kept in a join table, not a column. */
+  links: FieldModel[];
+  /** One-to-many members of the DTO (`lines`). */
+  collections: CollectionModel[];
   create: ParamModel[];
   methods: MethodModel[];
   /** DTO properties, in order. */
@@ -220,4 +279,6 @@ export interface EntityModel {
   idempotent: IdempotentOp[];
   /** Reference rows, every field given (defaults filled in), with a stable id each. */
   referenceData?: { key: FieldModel[]; rows: Record<string, unknown>[] };
+  /** Its relations resolved against the rest of its app (relations.ts); absent until then. */
+  relations?: EntityRelations;
 }

@@ -54,8 +54,16 @@ export interface FieldKindDefinition {
   readonly constraints: readonly ConstraintKey[];
   /** Constraints a field of this kind has when the spec gives none. @default {} */
   readonly defaults?: FieldConstraints;
-  /** What the one-line form takes in parentheses: `string(150)`, `decimal(12,2)`, `enum(a|b)`. */
-  readonly argument?: 'maxLength' | 'precision' | 'values';
+  /**
+   * What the one-line form takes in parentheses: `string(150)`, `decimal(12,2)`, `enum(a|b)`,
+   * `reference(Customer)`.
+   */
+  readonly argument?: 'maxLength' | 'precision' | 'values' | 'entity';
+  /**
+   * Whether a value names a row of another entity (a foreign key): its samples are ids of rows
+   * the seeds and tests create first, and its spec names the entity. @default false
+   */
+  readonly relation?: boolean;
   /** The Knex column of a field. */
   column(c: FieldConstraints): ColumnSpec;
   /**

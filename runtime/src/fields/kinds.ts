@@ -186,6 +186,20 @@ const definitions = {
     sample: (_c, at) => stableUuid(`${at.seed}:${at.name}:${at.index}`),
     wrong: 12345,
   },
+  // A row of another entity, by its id: a UUID column with a foreign key (the generator adds the
+  // constraint, its onDelete and an index); a request carries the id, `customerId`.
+  reference: {
+    value: 'uuid',
+    constraints: [],
+    argument: 'entity',
+    relation: true,
+    column: () => ({ method: 'uuid', args: [] }),
+    schema: () => ({ type: 'string', format: 'uuid' }),
+    jsonType: () => 'string',
+    problem: matches(UUID, 'not the UUID of a row'),
+    sample: (_c, at) => stableUuid(`${at.seed}:${at.name}:${at.index}`),
+    wrong: 12345,
+  },
   date: {
     value: 'date',
     constraints: [],
