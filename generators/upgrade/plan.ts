@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodePlopAPI } from 'plop';
+import { EntitySpecError } from '../model/errors.js';
 import { parseSpecText } from '../model/load.js';
 import type { EntityModel, EntitySpec } from '../model/types.js';
 import { snakeCase } from '../names.js';
@@ -103,10 +104,21 @@ export function savedSpec(
 export function schemaPlan(base: UpgradeBase, model: EntityModel, specText: string): SchemaPlan {
   const after = tableSnapshot(model);
   const fills = fillsOf(model);
-  const { changes, risks } = diffTables(base.schema, after, {
-    renames: renamesOf(specText),
-    fills,
-  });
+  const renames = renamesOf(specText);
+  // A rename names a column the table has, or one it had before an earlier upgrade renamed it.
+  const had = new Set(base.schema.columns.map((c) => c.name));
+  const unknown = [...renames].filter(([to, from]) => !had.has(from) && !had.has(to));
+  if (unknown.length) {
+    throw new EntitySpecError(
+      'the spec',
+      unknown.map(([to, from]) => ({
+        path: `fields.${model.fields.find((f) => f.column === to)?.name.camel ?? to}.renamedFrom`,
+        message: `the ${base.schema.table} table has no column ${from} to rename`,
+        fix: `name the field as the slice last had it: ${[...had].join(', ')}`,
+      })),
+    );
+  }
+  const { changes, risks } = diffTables(base.schema, after, { renames, fills });
   return {
     before: base.schema,
     after,

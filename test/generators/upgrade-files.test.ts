@@ -166,6 +166,21 @@ describe('upgrading a slice', () => {
     expect(migrations()).to.have.length(1);
   });
 
+  it('refuses renamedFrom naming a column the table never had', async () => {
+    const error = await upgrade(
+      v0.replace(
+        '  legacy: { type: integer }',
+        '  legacy: { type: integer }\n  older: { type: integer, renamedFrom: ancient }',
+      ),
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).to.contain(
+      'fields.older.renamedFrom: the notes table has no column ancient to rename',
+    );
+  });
+
   it('prints the plan and the SQL per database on a dry run, and writes nothing', async () => {
     const before = read('src/slices/notes/note.entity.ts');
     const result = await upgrade(withSummary, { 'dry-run': true });
