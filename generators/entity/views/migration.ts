@@ -4,6 +4,7 @@
 import { fieldKinds } from '@slicekit/runtime/fields';
 import type { EntityModel, FieldModel } from '../../model/types.js';
 import type { SliceBase } from './base.js';
+import { foreignKeys, joinTables } from './foreign-keys.js';
 import { sequenceOptions } from './sequences.js';
 
 /** A column: `table.<method>('<name>', ...args)`, then its constraints. */
@@ -54,6 +55,10 @@ function indexes(model: EntityModel): TableIndex[] {
     ...model.fields
       .filter((f) => f.sequence || f.unique)
       .map((f): TableIndex => ({ method: 'unique', columns: [f.column] })),
+    // A reference column is looked up to list, check and delete rows by their referenced row.
+    ...model.fields
+      .filter((f) => f.reference && !f.unique)
+      .map((f): TableIndex => ({ method: 'index', columns: [f.column] })),
   ];
 }
 
@@ -64,5 +69,7 @@ export function migrationView(model: EntityModel, base: SliceBase, migrationName
     columns: model.fields.map(column),
     indexes: indexes(model),
     sequences: model.fields.filter((f) => f.sequence).map(sequenceOptions),
+    foreignKeys: foreignKeys(model),
+    joinTables: joinTables(model),
   };
 }

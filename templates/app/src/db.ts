@@ -30,6 +30,11 @@ export async function migrate(knex: Knex, logger: Logger): Promise<MigrateLatest
   const slices = await discoverSlices(new URL('./slices/', import.meta.url));
   const unbounded = unboundedStatements(knex);
   const migrator = unbounded ? knexFactory(unbounded) : knex;
+  // SQLite alters a table by copying it and dropping the old one, which with foreign keys on
+  // would delete (or refuse) the rows referring to it: migrations run with them off, as SQLite
+  // advises, on its one connection.
+  const sqlite = (migrator.client.config as Knex.Config).client === 'better-sqlite3';
+  if (sqlite) await migrator.raw('PRAGMA foreign_keys = OFF');
   try {
     return await migrateLatest(migrator, {
       migrations,
@@ -37,6 +42,7 @@ export async function migrate(knex: Knex, logger: Logger): Promise<MigrateLatest
       logger,
     });
   } finally {
+    if (sqlite) await migrator.raw('PRAGMA foreign_keys = ON');
     if (migrator !== knex) await migrator.destroy();
   }
 }

@@ -102,12 +102,29 @@ export function knexConfig(
         acquireConnectionTimeout,
         // A write waits this long for a file another process has locked, then fails SQLITE_BUSY.
         // better-sqlite3 waits on the event loop's thread: keep it short.
-        pool: { afterCreate: boundConnection('sqlite', { busyTimeoutMs: limits.busyTimeoutMs }) },
+        pool: {
+          afterCreate: enforceForeignKeys(
+            boundConnection('sqlite', { busyTimeoutMs: limits.busyTimeoutMs }),
+          ),
+        },
         migrations,
         seeds,
       };
   }
 }
+
+/**
+ * SQLite checks foreign keys (a reference's constraint and its onDelete) only on a connection that
+ * asks for them: each new connection does, before `next`.
+ */
+function enforceForeignKeys(next: AfterCreate): AfterCreate {
+  return function foreignKeysOn(connection, done) {
+    (connection as { pragma(source: string): unknown }).pragma('foreign_keys = ON');
+    next(connection, done);
+  };
+}
+
+type AfterCreate = ReturnType<typeof boundConnection>;
 
 /**
  * `knex`'s configuration without the statement timeout, for migrations, which may take longer
