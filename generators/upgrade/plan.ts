@@ -119,6 +119,25 @@ export function schemaPlan(base: UpgradeBase, model: EntityModel, specText: stri
     );
   }
   const { changes, risks } = diffTables(base.schema, after, { renames, fills });
+  // A reference's column needs its foreign key too, which this upgrade does not write yet: say
+  // so rather than add a column without its constraint.
+  const references = new Set(model.fields.filter((f) => f.reference).map((f) => f.column));
+  const touched = changes.flatMap((c) =>
+    (c.kind === 'add' && references.has(c.column.name)) ||
+    (c.kind === 'alter' && references.has(c.after.name))
+      ? [model.fields.find((f) => f.column === (c.kind === 'add' ? c.column : c.after).name)!]
+      : [],
+  );
+  if (touched.length) {
+    throw new EntitySpecError(
+      'the spec',
+      touched.map((f) => ({
+        path: `fields.${f.name.camel}`,
+        message: 'a reference added to or changed in an existing slice is not upgraded yet',
+        fix: 'leave the reference out of this upgrade; add it with a migration and edits of your own',
+      })),
+    );
+  }
   return {
     before: base.schema,
     after,
