@@ -16,13 +16,29 @@ type Typed = Pick<
   | 'scale'
 >;
 
+/** Most ids a many-to-many request property may list. */
+export const MAX_LINKED_IDS = 100;
+
+/** Whether a field, or the field a parameter sets, is a many-to-many (an id list). */
+export function isMany(typed: object): boolean {
+  const t = typed as Partial<Pick<FieldModel, 'reference'>> & { field?: FieldModel };
+  return (t.reference ?? t.field?.reference)?.many === true;
+}
+
 /** The JSON Schema of a value of `typed`'s kind; `nullable` adds `null` to the type. */
 export function valueSchema(
   typed: Typed,
   nullable: boolean,
   forRequest: boolean,
 ): Record<string, unknown> {
-  const schema: Record<string, unknown> = { ...fieldKinds[typed.type].schema(typed, forRequest) };
+  const item = fieldKinds[typed.type].schema(typed, forRequest);
+  const schema: Record<string, unknown> = isMany(typed)
+    ? {
+        type: 'array',
+        items: item,
+        ...(forRequest ? { uniqueItems: true, maxItems: MAX_LINKED_IDS } : {}),
+      }
+    : { ...item };
   if (nullable) {
     schema.type = [schema.type, 'null'];
     if (Array.isArray(schema.enum)) schema.enum = [...(schema.enum as unknown[]), null];
@@ -67,14 +83,15 @@ export function dtoSchema(fields: readonly FieldModel[]): Record<string, unknown
 
 /** The TypeScript type of a value in JSON (requests and DTOs). */
 export function jsonType(typed: Pick<FieldModel, 'type' | 'values'>, nullable: boolean): string {
-  const base = fieldKinds[typed.type].jsonType(typed);
+  const one = fieldKinds[typed.type].jsonType(typed);
+  const base = isMany(typed) ? `${one}[]` : one;
   return nullable ? `${base} | null` : base;
 }
 
 /** The TypeScript type of a value on the entity: date-times are `Date`s there. */
 export function entityType(typed: Pick<FieldModel, 'type' | 'values'>, nullable: boolean): string {
   const kind = fieldKinds[typed.type];
-  if (!kind.entityType) return jsonType(typed, nullable);
+  if (!kind.entityType || isMany(typed)) return jsonType(typed, nullable);
   const base = kind.entityType(typed);
   return nullable ? `${base} | null` : base;
 }

@@ -90,7 +90,8 @@ export function referenceField(
     type: 'reference',
     role: 'field',
     required,
-    notNull: required && !many,
+    // An id list is never null: empty at most.
+    notNull: required || many,
     hasDefault: false,
     ...(spec.description ? { description: spec.description } : {}),
     ...(spec.unique ? { unique: true } : {}),

@@ -26,6 +26,7 @@ function parameter(p: ParamModel): Parameter {
 /** The value a new entity starts with when no parameter sets it. */
 function initialValue(field: FieldModel): EntityValue {
   if (field.role === 'id') return { uuid: true };
+  if (field.reference?.many) return { value: [] };
   // Numbered by the Create handler from its sequence, right after construction.
   if (field.sequence) return { value: field.type === 'integer' ? 0 : '' };
   if (field.type === 'date-time' && field.role === 'audit') return { now: true };
@@ -60,17 +61,20 @@ function propertyDoc(model: EntityModel, f: FieldModel): string | undefined {
 
 export function entityClassView(model: EntityModel, base: SliceBase) {
   const createParams = new Map(model.create.map((p) => [p.field!.name.camel, p]));
+  // Many-to-manys (id lists kept in join tables) follow the entity's own stored fields.
+  const own = model.fields.filter((f) => f.role === 'id' || f.role === 'field');
+  const members = [...own, ...model.links, ...model.fields.filter((f) => !own.includes(f))];
   return {
     ...base,
     description: model.description,
-    properties: model.fields.map((f) => ({
+    properties: members.map((f) => ({
       camel: f.name.camel,
       type: entityType(f, !f.notNull),
       doc: propertyDoc(model, f),
       firstAudit: f.name.camel === 'createdBy',
     })),
     parameters: model.create.map(parameter),
-    assignments: model.fields.map((f): Assignment => {
+    assignments: members.map((f): Assignment => {
       const p = createParams.get(f.name.camel);
       const initial = initialValue(f);
       return { property: f.name.camel, value: p ? fromParam(f, p, initial) : initial };

@@ -1,11 +1,13 @@
 // The view of <entity>.table.ts: the stored fields by type, and the events a save raises as data.
 import type { EntityModel } from '../../model/types.js';
 import type { SliceBase } from './base.js';
+import { tableRelations } from './table-relations.js';
 
 export function tableView(model: EntityModel, base: SliceBase) {
   const id = model.fields.find((f) => f.role === 'id')!;
   return {
     ...base,
+    ...tableRelations(model),
     storedFields: [id, ...model.fields.filter((f) => f.role === 'field')].map((f) => ({
       name: f.name.camel,
       type: f.type,

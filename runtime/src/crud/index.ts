@@ -26,6 +26,11 @@ export {
   visibleRows,
 } from './repository.js';
 export { sendEntity } from '../http/entity-tag.js';
+export {
+  INVALID_REFERENCE_TYPE,
+  isForeignKeyViolation,
+  STILL_REFERENCED_TYPE,
+} from './references.js';
 export { callerRows, crudRoute, describeMapped, mappedOps, principalOf } from './routes.js';
 export {
   AUDIT_FIELDS,
@@ -33,7 +38,10 @@ export {
   type EntityTable,
   type EntityTableDefinition,
   type FieldKind,
+  type OnDelete,
   type StoredField,
+  type TableLink,
+  type TableReference,
 } from './table.js';
 export type { JsonSchema } from '../sql/json-schema.js';
 export {

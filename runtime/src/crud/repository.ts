@@ -11,8 +11,19 @@ import { ifMatchHolds, withEntityTag } from '../http/entity-tag.js';
 import { ProblemError } from '../http/problem.js';
 import { asCaller, type Caller } from './caller.js';
 import { refusingDuplicates } from './duplicates.js';
+import { ownRowsOnly, visibleRows } from './owner.js';
+import {
+  applyDeleteRules,
+  checkReferences,
+  hasDeleteRules,
+  loadLinks,
+  refusingBrokenReferences,
+  saveLinks,
+} from './references.js';
 import { INVALID_REQUEST_TYPE, notFound, preconditionFailed } from './errors.js';
 import type { EntityTable } from './table.js';
+
+export { ownRowsOnly, visibleRows };
 
 type Row = Record<string, unknown>;
 type Db = Knex | Knex.Transaction;
@@ -45,40 +56,6 @@ export function checkId(table: EntityTable<unknown>, id: string): string {
     code: 'crud.invalid_request',
     errors: [{ field: 'id', message, keyword: 'format' }],
   });
-}
-
-/**
- * The rows of `table` the caller may reach: all of them, or for an owned table only those whose
- * `ownedBy` is exactly `principal` (anonymous callers, `''`, share the rows created anonymously).
- * Another caller's row is then simply not found, so a 404 never tells that it exists.
- *
- * @example
- * const mine = await visibleRows(knex, productTable, principalOf(req)).where('price', '>', 10);
- */
-export function visibleRows(
-  db: Db,
-  table: EntityTable<unknown>,
-  principal = '',
-): Knex.QueryBuilder {
-  return ownRowsOnly(db(table.table), table, principal);
-}
-
-/**
- * Narrows `query` on `table` to the rows `principal` owns, when the table is owned. The owner
- * compares byte for byte on every database: MySQL's usual collations would also match `ALICE`,
- * `alicé` and `alice ` to `alice`, so there the collation's match (which can use the index) is
- * narrowed by a binary one.
- */
-export function ownRowsOnly(
-  query: Knex.QueryBuilder,
-  table: EntityTable<unknown>,
-  principal: string,
-): Knex.QueryBuilder {
-  if (!table.ownerColumn) return query;
-  const column = `${table.table}.${table.ownerColumn}`;
-  query.where(column, principal);
-  if (sqlFamily(query) === 'mysql') query.whereRaw('binary ?? = binary ?', [column, principal]);
-  return query;
 }
 
 /**
@@ -132,7 +109,10 @@ export async function loadEntity<E>(
   id: string,
   caller: Caller | string = '',
 ): Promise<E> {
-  return table.fromRow(await loadRow(db, table as EntityTable<unknown>, id, caller));
+  const any = table as EntityTable<unknown>;
+  const entity = table.fromRow(await loadRow(db, any, id, caller));
+  await loadLinks(db, any, entity as Row, checkId(any, id));
+  return entity;
 }
 
 function idOf<E>(table: EntityTable<E>, entity: E): string {
@@ -172,14 +152,19 @@ export async function insertEntity<E>(
   if (table.owned) target.ownedBy = principal;
   const values = table.toRow(entity);
   const id = idOf(table, entity);
+  const references = { row: values, entity: target, principal };
   return refusingDuplicates(knex, any, id, values, () =>
-    transactionWithRetry(knex, async (trx) => {
-      await trx(table.table).insert(values);
-      const row = await findRow(trx, any, id, principal, false);
-      const events = eventsOf(any);
-      if (events) await recordEvents(trx, createdEvents(events, any.fromRow(row) as Row));
-      return row;
-    }),
+    refusingBrokenReferences(knex, any, references, () =>
+      transactionWithRetry(knex, async (trx) => {
+        await checkReferences(trx, any, values, target, principal);
+        await trx(table.table).insert(values);
+        await saveLinks(trx, any, target, id);
+        const row = await findRow(trx, any, id, principal, false);
+        const events = eventsOf(any);
+        if (events) await recordEvents(trx, createdEvents(events, any.fromRow(row) as Row));
+        return row;
+      }),
+    ),
   );
 }
 
@@ -207,36 +192,44 @@ export async function changeEntity<E>(
   const any = table as EntityTable<unknown>;
   // What the save writes, for naming the unique group a refused write repeats.
   const values: Row = {};
+  const changed: Row = {};
+  const references = { row: values, entity: changed, principal: who.principal };
   return refusingDuplicates(knex, any, id, values, () =>
-    transactionWithRetry(knex, async (trx) => {
-      const stored = await findRow(trx, any, id, who.principal, true);
-      checkPrecondition(any, id, stored, who);
-      const entity = table.fromRow(stored);
-      const target = entity as Row;
-      // Cleared first, so an updater the method records is told apart from the stored one.
-      if (table.audited) target.updatedBy = null;
-      await change(entity);
-      if (table.audited) {
-        target.updatedOn = new Date();
-        if (target.updatedBy === null || target.updatedBy === undefined) {
-          target.updatedBy = who.principal;
+    refusingBrokenReferences(knex, any, references, () =>
+      transactionWithRetry(knex, async (trx) => {
+        const stored = await findRow(trx, any, id, who.principal, true);
+        checkPrecondition(any, id, stored, who);
+        const entity = table.fromRow(stored);
+        const target = entity as Row;
+        const links = await loadLinks(trx, any, target, checkId(any, id));
+        // Cleared first, so an updater the method records is told apart from the stored one.
+        if (table.audited) target.updatedBy = null;
+        await change(entity);
+        if (table.audited) {
+          target.updatedOn = new Date();
+          if (target.updatedBy === null || target.updatedBy === undefined) {
+            target.updatedBy = who.principal;
+          }
         }
-      }
-      Object.assign(values, table.toRow(entity));
-      delete values[table.idColumn];
-      // The owner never changes hands through a save.
-      if (table.ownerColumn) delete values[table.ownerColumn];
-      await visibleRows(trx, any, who.principal)
-        .where(table.idColumn, checkId(any, id))
-        .update(values);
-      const row = await findRow(trx, any, id, who.principal, false);
-      const events = eventsOf(any);
-      if (events) {
-        const before = any.fromRow(stored) as Row;
-        await recordEvents(trx, updatedEvents(events, before, any.fromRow(row) as Row));
-      }
-      return row;
-    }),
+        Object.assign(values, table.toRow(entity));
+        Object.assign(changed, target);
+        delete values[table.idColumn];
+        // The owner never changes hands through a save.
+        if (table.ownerColumn) delete values[table.ownerColumn];
+        await checkReferences(trx, any, values, target, who.principal, { row: stored, links });
+        await visibleRows(trx, any, who.principal)
+          .where(table.idColumn, checkId(any, id))
+          .update(values);
+        await saveLinks(trx, any, target, checkId(any, id), links);
+        const row = await findRow(trx, any, id, who.principal, false);
+        const events = eventsOf(any);
+        if (events) {
+          const before = any.fromRow(stored) as Row;
+          await recordEvents(trx, updatedEvents(events, before, any.fromRow(row) as Row));
+        }
+        return row;
+      }),
+    ),
   );
 }
 
@@ -252,15 +245,20 @@ export async function deleteEntity(
 ): Promise<void> {
   const who = asCaller(caller);
   const key = checkId(table, id);
-  if (who.ifMatch === undefined) {
+  // Rows referring to it (restrict, cascade, setNull) are seen to in the same transaction.
+  const rules = hasDeleteRules(table);
+  if (who.ifMatch === undefined && !rules) {
     const deleted = await retryOnConflict(async () =>
       visibleRows(knex, table, who.principal).where(table.idColumn, key).delete(),
     );
     if (deleted === 0) throw notFound(table.entityName, id);
     return;
   }
-  await transactionWithRetry(knex, async (trx) => {
-    checkPrecondition(table, id, await findRow(trx, table, id, who.principal, true), who);
-    await visibleRows(trx, table, who.principal).where(table.idColumn, key).delete();
-  });
+  await refusingBrokenReferences(knex, table, { deleting: key }, () =>
+    transactionWithRetry(knex, async (trx) => {
+      checkPrecondition(table, id, await findRow(trx, table, id, who.principal, true), who);
+      if (rules) await applyDeleteRules(trx, table, [key]);
+      await visibleRows(trx, table, who.principal).where(table.idColumn, key).delete();
+    }),
+  );
 }

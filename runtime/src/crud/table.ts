@@ -6,6 +6,7 @@ import { FIELD_KINDS, fieldKinds, isFieldKind, type FieldKind } from '../fields/
 import { snakeCase } from '../sql/names.js';
 import { readStored, writeStored } from '../sql/values.js';
 import { EntityTableDefinitionError } from './errors.js';
+import { recordReferences } from './referencing.js';
 
 /** The kind of each stored field (the field-kind registry's names). */
 export type { FieldKind };
@@ -43,6 +44,44 @@ export interface EntityTableDefinition<E> {
    * repeat a group's values answers 409 naming those properties. @default [] (none)
    */
   unique?: readonly (readonly string[])[];
+  /**
+   * The reference fields (kind `reference`) and the table each refers to, given lazily so two
+   * slices' modules can load in any order: a create or change naming a row the caller cannot see
+   * answers 422, and deleting a referenced row does what `onDelete` says. @default {} (none)
+   *
+   * @example references: { customerId: { to: () => customerTable, onDelete: 'restrict' } }
+   */
+  references?: Record<string, { to: () => EntityTable<unknown>; onDelete?: OnDelete }>;
+  /**
+   * Many-to-many properties (an id list on the entity, not a column), each kept in a join table.
+   * @default {} (none)
+   *
+   * @example links: { tagIds: { to: () => tagTable, joinTable: 'order_tags', localKey: 'order_id', foreignKey: 'tag_id' } }
+   */
+  links?: Record<
+    string,
+    { to: () => EntityTable<unknown>; joinTable: string; localKey: string; foreignKey: string }
+  >;
+}
+
+/** What deleting a referenced row does to the rows referring to it. */
+export type OnDelete = 'restrict' | 'cascade' | 'setNull';
+
+/** A reference field, resolved: its column and the table it refers to. */
+export interface TableReference {
+  readonly property: string;
+  readonly column: string;
+  readonly to: () => EntityTable<unknown>;
+  readonly onDelete: OnDelete;
+}
+
+/** A many-to-many property and its join table. */
+export interface TableLink {
+  readonly property: string;
+  readonly to: () => EntityTable<unknown>;
+  readonly joinTable: string;
+  readonly localKey: string;
+  readonly foreignKey: string;
 }
 
 /** One stored property. */
@@ -67,6 +106,8 @@ export interface EntityTable<E> {
   readonly fields: readonly StoredField[];
   /** The fields of each unique index, as `unique` declared them. */
   readonly unique: readonly (readonly StoredField[])[];
+  readonly references: readonly TableReference[];
+  readonly links: readonly TableLink[];
   /** The row to write for an entity. */
   toRow(entity: E): Row;
   /** The entity a stored row stands for (an instance of the class; its constructor is not run). */
@@ -131,6 +172,13 @@ export function defineEntityTable<E>(definition: EntityTableDefinition<E>): Enti
       if (!(field in all)) problems.push(`unique[${i}]: "${field}" is not a field`);
     }
   });
+  for (const property of Object.keys(definition.references ?? {})) {
+    if (all[property] !== 'reference')
+      problems.push(`references.${property} names no reference field`);
+  }
+  for (const property of Object.keys(definition.links ?? {})) {
+    if (property in all) problems.push(`links.${property} is a stored field; a link has no column`);
+  }
   const idProperty = definition.idProperty ?? 'id';
   if (!(idProperty in all)) problems.push(`the id property "${idProperty}" is not in fields`);
   if (problems.length > 0) throw new EntityTableDefinitionError(table || '?', problems);
@@ -143,7 +191,7 @@ export function defineEntityTable<E>(definition: EntityTableDefinition<E>): Enti
   const id = fields.find((f) => f.property === idProperty)!;
   const owner = fields.find((f) => f.property === 'ownedBy');
   const prototype = definition.entity.prototype as object;
-  return {
+  const defined: EntityTable<E> = {
     table,
     entityName: definition.entityName ?? definition.entity.name ?? table,
     idProperty,
@@ -157,6 +205,13 @@ export function defineEntityTable<E>(definition: EntityTableDefinition<E>): Enti
     unique: (definition.unique ?? []).map((group) =>
       group.map((property) => fields.find((f) => f.property === property)!),
     ),
+    references: Object.entries(definition.references ?? {}).map(([property, r]) => ({
+      property,
+      column: fields.find((f) => f.property === property)!.column,
+      to: r.to,
+      onDelete: r.onDelete ?? 'restrict',
+    })),
+    links: Object.entries(definition.links ?? {}).map(([property, l]) => ({ property, ...l })),
     toRow(entity) {
       const source = entity as Row;
       const row: Row = {};
@@ -175,4 +230,6 @@ export function defineEntityTable<E>(definition: EntityTableDefinition<E>): Enti
       return `"${createHash('sha256').update(JSON.stringify(values)).digest('base64url').slice(0, 22)}"`;
     },
   };
+  recordReferences(defined as EntityTable<unknown>);
+  return defined;
 }

@@ -1,0 +1,41 @@
+// Ownership: the rows of a table a caller may reach. For an owned table, only those whose owner
+// is exactly the caller's principal, on every database, so another caller's row is not found.
+import type { Knex } from 'knex';
+import { sqlFamily } from '../sql/dialect.js';
+import type { EntityTable } from './table.js';
+
+type Db = Knex | Knex.Transaction;
+
+/**
+ * The rows of `table` the caller may reach: all of them, or for an owned table only those whose
+ * `ownedBy` is exactly `principal` (anonymous callers, `''`, share the rows created anonymously).
+ * Another caller's row is then simply not found, so a 404 never tells that it exists.
+ *
+ * @example
+ * const mine = await visibleRows(knex, productTable, principalOf(req)).where('price', '>', 10);
+ */
+export function visibleRows(
+  db: Db,
+  table: EntityTable<unknown>,
+  principal = '',
+): Knex.QueryBuilder {
+  return ownRowsOnly(db(table.table), table, principal);
+}
+
+/**
+ * Narrows `query` on `table` to the rows `principal` owns, when the table is owned. The owner
+ * compares byte for byte on every database: MySQL's usual collations would also match `ALICE`,
+ * `alicé` and `alice ` to `alice`, so there the collation's match (which can use the index) is
+ * narrowed by a binary one.
+ */
+export function ownRowsOnly(
+  query: Knex.QueryBuilder,
+  table: EntityTable<unknown>,
+  principal: string,
+): Knex.QueryBuilder {
+  if (!table.ownerColumn) return query;
+  const column = `${table.table}.${table.ownerColumn}`;
+  query.where(column, principal);
+  if (sqlFamily(query) === 'mysql') query.whereRaw('binary ?? = binary ?', [column, principal]);
+  return query;
+}

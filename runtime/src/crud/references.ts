@@ -1,0 +1,256 @@
+// References between rows, kept in the transaction of the change that makes or removes them: a
+// create or change naming a row the caller cannot see answers 422 naming the field; deleting a row
+// still referenced under `restrict` answers 409 saying by what, `cascade` deletes the rows
+// referring to it and `setNull` clears their reference; a many-to-many's join rows follow the
+// entity's id list. A foreign key the database still refuses (a row deleted meanwhile) is
+// answered the same way, never as a 500.
+import type { Knex } from 'knex';
+import { ProblemError } from '../http/problem.js';
+import { ownRowsOnly } from './owner.js';
+import { linksTo, referencesTo } from './referencing.js';
+import type { EntityTable } from './table.js';
+
+export const INVALID_REFERENCE_TYPE = 'urn:slicekit:problem:invalid-reference';
+export const STILL_REFERENCED_TYPE = 'urn:slicekit:problem:still-referenced';
+
+type Row = Record<string, unknown>;
+type Db = Knex | Knex.Transaction;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids as stored: text, lower-case (a UUID compares exactly on every database), each once. */
+function idList(value: unknown): unknown[] {
+  const list = Array.isArray(value) ? value : [];
+  return [...new Set(list.map((id) => (typeof id === 'string' ? id.toLowerCase() : id)))];
+}
+
+/** The 422 problem of reference fields naming rows the caller cannot see. */
+function invalidReference(errors: { field: string; message: string }[]): ProblemError {
+  const fields = errors.map((e) => e.field);
+  return new ProblemError(
+    422,
+    `${fields.join(', ')} ${fields.length > 1 ? 'name' : 'names'} no row you can see`,
+    {
+      type: INVALID_REFERENCE_TYPE,
+      code: 'crud.invalid_reference',
+      errors: errors.map((e) => ({ ...e, keyword: 'reference' })),
+    },
+  );
+}
+
+/** Which of `ids` name rows of `target` the caller may see. */
+async function visibleIds(
+  db: Db,
+  target: EntityTable<unknown>,
+  ids: readonly unknown[],
+  principal: string,
+): Promise<Set<string>> {
+  const wellFormed = ids.filter((id): id is string => typeof id === 'string' && UUID.test(id));
+  if (wellFormed.length === 0) return new Set();
+  const found = (await ownRowsOnly(db(target.table), target, principal)
+    .whereIn(`${target.table}.${target.idColumn}`, wellFormed)
+    .pluck(`${target.table}.${target.idColumn}`)) as unknown[];
+  return new Set(found.map((id) => String(id).toLowerCase()));
+}
+
+/**
+ * Refuses (422) a row whose references name rows the caller may not see: another caller's row of
+ * an owned table is as unknown as a missing one. Only what changed since `before` (the stored row
+ * of a change) is checked. Reference columns of `row` and id lists of `entity` are lower-cased.
+ */
+export async function checkReferences(
+  db: Db,
+  table: EntityTable<unknown>,
+  row: Row,
+  entity: Row,
+  principal: string,
+  before?: { row: Row; links: Row },
+): Promise<void> {
+  const errors: { field: string; message: string }[] = [];
+  for (const reference of table.references) {
+    const value = row[reference.column];
+    if (value === null || value === undefined) continue;
+    if (typeof value === 'string') row[reference.column] = value.toLowerCase();
+    const stored = before?.row[reference.column];
+    if (stored !== undefined && String(stored).toLowerCase() === row[reference.column]) continue;
+    const target = reference.to();
+    if ((await visibleIds(db, target, [row[reference.column]], principal)).size === 0) {
+      errors.push({
+        field: reference.property,
+        message: `names no ${target.entityName} you can see: ${String(value)}`,
+      });
+    }
+  }
+  for (const link of table.links) {
+    const ids = idList(entity[link.property]);
+    entity[link.property] = ids;
+    const kept = new Set(idList(before?.links[link.property]));
+    const added = ids.filter((id) => !kept.has(id as string));
+    const found = await visibleIds(db, link.to(), added, principal);
+    const missing = added.filter((id) => !found.has(String(id)));
+    if (missing.length > 0) {
+      errors.push({
+        field: link.property,
+        message: `names no ${link.to().entityName} you can see: ${missing.map(String).join(', ')}`,
+      });
+    }
+  }
+  if (errors.length > 0) throw invalidReference(errors);
+}
+
+/** Reads each many-to-many's id list of row `id` onto `entity` (sorted). */
+export async function loadLinks(
+  db: Db,
+  table: EntityTable<unknown>,
+  entity: Row,
+  id: string,
+): Promise<Row> {
+  const links: Row = {};
+  for (const link of table.links) {
+    const ids = (await db(link.joinTable)
+      .where(link.localKey, id)
+      .orderBy(link.foreignKey)
+      .pluck(link.foreignKey)) as unknown[];
+    links[link.property] = ids.map((v) => String(v).toLowerCase());
+    entity[link.property] = [...(links[link.property] as string[])];
+  }
+  return links;
+}
+
+/** Writes the join rows of row `id` as the entity's id lists say, when they changed. */
+export async function saveLinks(
+  db: Db,
+  table: EntityTable<unknown>,
+  entity: Row,
+  id: string,
+  before?: Row,
+): Promise<void> {
+  for (const link of table.links) {
+    const ids = idList(entity[link.property]);
+    const previous = idList(before?.[link.property]);
+    if (before && ids.length === previous.length && ids.every((v) => previous.includes(v))) {
+      continue;
+    }
+    if (before) await db(link.joinTable).where(link.localKey, id).delete();
+    if (ids.length > 0) {
+      await db(link.joinTable).insert(
+        ids.map((other) => ({ [link.localKey]: id, [link.foreignKey]: other })),
+      );
+    }
+  }
+}
+
+/** Whether deleting a row of `table` has more to do than delete it (references, join rows). */
+export function hasDeleteRules(table: EntityTable<unknown>): boolean {
+  return referencesTo(table).length > 0 || linksTo(table).length > 0;
+}
+
+/** The 409 problem of a row still referenced under `restrict`. */
+function stillReferenced(
+  table: EntityTable<unknown>,
+  ids: readonly unknown[],
+  by: { entity: string; field: string }[],
+): ProblemError {
+  const what = by.map((b) => `${b.entity} (${b.field})`).join(', ');
+  return new ProblemError(
+    409,
+    `${table.entityName} ${ids.map(String).join(', ')} is still referenced by ${what}; ` +
+      'delete those rows or change their reference first',
+    { type: STILL_REFERENCED_TYPE, code: 'crud.still_referenced', referencedBy: by },
+  );
+}
+
+/** Levels of cascades followed here; deeper ones are left to the database's own foreign keys. */
+const MAX_CASCADE_DEPTH = 16;
+
+/**
+ * Before rows `ids` of `table` are deleted: refuses (409) while a `restrict` reference names one
+ * of them, clears `setNull` references, deletes `cascade` rows (and what refers to those, the same
+ * way) and the join rows naming them. Runs in the delete's transaction.
+ */
+export async function applyDeleteRules(
+  db: Db,
+  table: EntityTable<unknown>,
+  ids: readonly unknown[],
+  depth = 0,
+): Promise<void> {
+  const referring = referencesTo(table);
+  const restricting = [];
+  for (const { table: child, reference } of referring) {
+    if (reference.onDelete !== 'restrict') continue;
+    const own = child === table ? ids : [];
+    const row = await db(child.table)
+      .whereIn(reference.column, ids as Knex.Value[])
+      .whereNotIn(child.idColumn, own as Knex.Value[])
+      .first(child.idColumn);
+    if (row) restricting.push({ entity: child.entityName, field: reference.property });
+  }
+  if (restricting.length > 0) throw stillReferenced(table, ids, restricting);
+  for (const { table: child, reference } of referring) {
+    if (reference.onDelete === 'setNull') {
+      await db(child.table)
+        .whereIn(reference.column, ids as Knex.Value[])
+        .update({ [reference.column]: null });
+    } else if (reference.onDelete === 'cascade' && depth < MAX_CASCADE_DEPTH) {
+      const childIds = (await db(child.table)
+        .whereIn(reference.column, ids as Knex.Value[])
+        .pluck(child.idColumn)) as unknown[];
+      if (childIds.length === 0) continue;
+      await applyDeleteRules(db, child, childIds, depth + 1);
+      await db(child.table)
+        .whereIn(child.idColumn, childIds as Knex.Value[])
+        .delete();
+    }
+  }
+  for (const { link, column } of linksTo(table)) {
+    await db(link.joinTable)
+      .whereIn(column, ids as Knex.Value[])
+      .delete();
+  }
+}
+
+/**
+ * Whether the database refused a write for a foreign key: PostgreSQL 23503, MySQL/MariaDB
+ * ER_NO_REFERENCED_ROW(_2) and ER_ROW_IS_REFERENCED(_2), SQLite SQLITE_CONSTRAINT_FOREIGNKEY.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, errno } = error as { code?: unknown; errno?: unknown };
+  return (
+    code === '23503' ||
+    code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
+    (typeof errno === 'number' && [1216, 1217, 1451, 1452].includes(errno))
+  );
+}
+
+/**
+ * Runs `write` and answers a foreign key the database refused: for a create or change (`row` and
+ * `entity` given), the 422 of the references that name no visible row now (looked up outside the
+ * failed transaction); for a delete, the 409 of a row still referenced.
+ */
+export async function refusingBrokenReferences<T>(
+  knex: Knex,
+  table: EntityTable<unknown>,
+  change: { row: Row; entity: Row; principal: string } | { deleting: string },
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!isForeignKeyViolation(error)) throw error;
+    if ('deleting' in change) {
+      const by = referencesTo(table).map(({ table: t, reference }) => ({
+        entity: t.entityName,
+        field: reference.property,
+      }));
+      throw stillReferenced(table, [change.deleting], by);
+    }
+    await checkReferences(knex, table, { ...change.row }, { ...change.entity }, change.principal);
+    throw invalidReference(
+      [...table.references, ...table.links].map((r) => ({
+        field: r.property,
+        message: 'names a row that no longer exists',
+      })),
+    );
+  }
+}
