@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `slicekit new <dir>`: creates an app with the same Plop generator as `npx plop app`.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { basename, relative, resolve } from 'node:path';
 import nodePlop from 'node-plop';
@@ -15,8 +16,10 @@ Options:
   --no-install        do not run npm install (the default)
   -y, --yes           take the default for every question no flag answers
   -h, --help          show this help
+  -v, --version       print slicekit's version
 
-Without --yes, questions the flags leave open are asked when the terminal is interactive.`;
+Without --yes, questions the flags leave open are asked when the terminal is interactive.
+Then, in the app: npx plop entity (add a resource), npm run migrate, npm test, npm run dev.`;
 
 function fail(message) {
   console.error(`slicekit: ${message}\n\n${usage}`);
@@ -35,6 +38,7 @@ function parse(argv) {
         'no-install': { type: 'boolean' },
         yes: { type: 'boolean', short: 'y' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
     });
   } catch (error) {
@@ -47,12 +51,30 @@ if (values.help) {
   console.log(usage);
   process.exit(0);
 }
+if (values.version) {
+  const manifest = new URL('../package.json', import.meta.url);
+  console.log(JSON.parse(readFileSync(manifest, 'utf8')).version);
+  process.exit(0);
+}
 const [command, dir, ...extra] = positionals;
 if (command !== 'new') fail(command ? `unknown command "${command}"` : 'no command given');
 if (!dir) fail('give the folder to create, e.g. slicekit new my-app');
 if (extra.length > 0) fail(`unexpected arguments: ${extra.join(' ')}`);
 
 const directory = resolve(dir);
+// Checked before any question is asked; the generator checks again before it writes.
+if (existsSync(directory)) {
+  if (!statSync(directory).isDirectory()) {
+    console.error(`slicekit: ${dir} exists and is a file: choose a new folder name`);
+    process.exit(1);
+  }
+  if (readdirSync(directory).length > 0) {
+    console.error(
+      `slicekit: ${dir} already exists and is not empty: choose a new folder, or empty this one first`,
+    );
+    process.exit(1);
+  }
+}
 const install = values.install ? true : values['no-install'] ? false : undefined;
 const { app } = await import('./generators.js');
 const plop = await nodePlop(undefined, { destBasePath: process.cwd(), force: false });

@@ -1,7 +1,7 @@
 // The app generator's own Plop actions: refuse a folder in use, make slicekit resolvable for an app
 // inside this checkout, and run `npm install` when asked.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CustomActionFunction } from 'plop';
 import type { AppTemplateData } from './options.js';
@@ -11,7 +11,11 @@ import { isInside, packageRoot } from './paths.js';
 export function checkTargetFolder(data: AppTemplateData): CustomActionFunction {
   // Async, so that node-plop reports a throw as a failure with its message.
   return async function checkTargetFolder() {
-    if (existsSync(data.directory) && readdirSync(data.directory).length > 0) {
+    if (!existsSync(data.directory)) return `creating ${data.name} in ${data.directory}`;
+    if (!statSync(data.directory).isDirectory()) {
+      throw new Error(`${data.directory} exists and is a file: choose a new folder name`);
+    }
+    if (readdirSync(data.directory).length > 0) {
       throw new Error(
         `${data.directory} is not empty: choose a new folder, or empty this one first`,
       );

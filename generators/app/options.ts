@@ -18,14 +18,24 @@ export interface AppAnswers {
   install?: boolean;
 }
 
+/** Where generated apps take `slicekit` and `@slicekit/runtime` from. */
+export type DependencySource = 'checkout' | 'registry';
+
 /**
- * Where generated apps take `slicekit` and `@slicekit/runtime` from: `file:` paths into this
- * checkout while slicekit is unpublished, the npm registry once it is. This one line is the switch;
- * an install of slicekit from npm has no `runtime/` folder and always uses the registry.
+ * `checkout` when `root` is a clone of the slicekit repository (its `runtime/` workspace holds
+ * `@slicekit/runtime`): new apps get `file:` paths into it, so they run the code as it is there.
+ * `registry` otherwise, which is every packed or published slicekit (its tarball has no
+ * `runtime/`): new apps get `^<version>` ranges of both packages.
  */
-export const dependencySource: 'checkout' | 'registry' = existsSync(runtimeFolder)
-  ? 'checkout'
-  : 'registry';
+export function dependencySourceOf(root: string): DependencySource {
+  const runtimeManifest = join(root, 'runtime', 'package.json');
+  if (!existsSync(runtimeManifest)) return 'registry';
+  const { name } = JSON.parse(readFileSync(runtimeManifest, 'utf8')) as { name?: string };
+  return name === '@slicekit/runtime' ? 'checkout' : 'registry';
+}
+
+/** The source for this copy of slicekit; `test/e2e/registry.test.ts` proves the registry form. */
+export const dependencySource: DependencySource = dependencySourceOf(packageRoot);
 
 const namePattern = /^[a-z][a-z0-9-]*$/;
 
@@ -88,6 +98,28 @@ export interface AppTemplateData {
   /** `dependencies` of the app's package.json, sorted, as `"name": "range"` pairs. */
   dependencies: { name: string; version: string }[];
   devDependencies: { name: string; version: string }[];
+  /** The app's `allowScripts`: every dependency with an install script, and whether it may run. */
+  allowScripts: { name: string; allow: boolean }[];
+}
+
+/**
+ * The install scripts in an app's dependency tree, and which of them it needs. npm 11 reads
+ * `allowScripts`; the `scarfSettings` the template writes keeps older npm quiet too.
+ */
+function allowScripts(database: Database): Record<string, boolean> {
+  return {
+    // swagger-ui-dist (the runtime's /docs page) pulls in @scarf/scarf, whose postinstall reports
+    // the install to a telemetry service; nothing needs it.
+    '@scarf/scarf': false,
+    // tsx runs esbuild's platform binary from its optional dependency; the postinstall only
+    // checks that binary, so the app does without it.
+    esbuild: false,
+    // The SQLite driver fetches or compiles its native binding on install: needed.
+    ...(database === 'sqlite' ? { 'better-sqlite3': true } : {}),
+    // slicekit ships built. Its prepare script builds a clone of its repository; npm would run it
+    // for a tarball or a checkout path, which need no build.
+    slicekit: false,
+  };
 }
 
 function defaultDatabaseUrl(name: string, database: Database): string {
@@ -109,19 +141,24 @@ function sorted(entries: Record<string, string>): { name: string; version: strin
 }
 
 /**
- * Checks the answers and derives the template data; `cwd` anchors a relative directory.
+ * Checks the answers and derives the template data; `cwd` anchors a relative directory, `source`
+ * says where the app takes slicekit's packages from.
  *
  * @example
  * appTemplateData({ name: 'shop', database: 'postgres' }, process.cwd());
  */
-export function appTemplateData(answers: AppAnswers, cwd: string): AppTemplateData {
+export function appTemplateData(
+  answers: AppAnswers,
+  cwd: string,
+  source: DependencySource = dependencySource,
+): AppTemplateData {
   const name = String(answers.name ?? '').trim();
   const database = answers.database ?? 'sqlite';
   const problems = [checkAppName(name), checkDatabase(database)].filter((p) => p !== true);
   if (problems.length > 0) throw new AppAnswersError(problems.join('; '));
   const directory = resolve(cwd, answers.directory?.trim() || name);
   const driver = drivers[database];
-  const fromCheckout = dependencySource === 'checkout';
+  const fromCheckout = source === 'checkout';
   const runtime = fromCheckout ? fileSpecifier(directory, runtimeFolder) : `^${manifest.version}`;
   const slicekit = fromCheckout ? fileSpecifier(directory, packageRoot) : `^${manifest.version}`;
   const dependencies: Record<string, string> = {
@@ -167,5 +204,8 @@ export function appTemplateData(answers: AppAnswers, cwd: string): AppTemplateDa
     install: answers.install === true,
     dependencies: sorted(dependencies),
     devDependencies: sorted(devDependencies),
+    allowScripts: Object.entries(allowScripts(database))
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, allow]) => ({ name, allow })),
   };
 }

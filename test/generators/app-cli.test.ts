@@ -2,7 +2,15 @@
 // compiled generators that npm publishes load on plain Node.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +74,35 @@ describe('slicekit new', () => {
     const result = slicekit(scratch.path, '--help');
     expect(result.status).to.equal(0);
     expect(result.stdout).to.contain('Usage: slicekit new <dir> [options]');
+  });
+
+  it('prints the version of its package.json with --version and -v', () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    for (const flag of ['--version', '-v']) {
+      const result = slicekit(scratch.path, flag);
+      expect(result.status).to.equal(0);
+      expect(result.stdout.trim()).to.equal(version);
+    }
+  });
+
+  it('exits 1 naming the folder when it exists and is not empty, or is a file, and writes nothing', () => {
+    const used = join(scratch.path, 'used');
+    mkdirSync(used);
+    writeFileSync(join(used, 'notes.txt'), 'mine');
+    const busy = slicekit(scratch.path, 'new', 'used', '-y');
+    expect(busy.status).to.equal(1);
+    expect(busy.stderr).to.contain('used already exists and is not empty');
+    expect(readdirSync(used)).to.deep.equal(['notes.txt']);
+    const file = slicekit(scratch.path, 'new', 'used/notes.txt', '-y');
+    expect(file.status).to.equal(1);
+    expect(file.stderr).to.contain('used/notes.txt exists and is a file');
+  });
+
+  it('creates the app in an existing empty folder', () => {
+    mkdirSync(join(scratch.path, 'empty'));
+    const result = slicekit(scratch.path, 'new', 'empty', '--no-install', '-y');
+    expect(result.status, result.stderr).to.equal(0);
+    expect(existsSync(join(scratch.path, 'empty/package.json'))).to.equal(true);
   });
 
   it('exits 2 with the usage for an unknown command or flag', () => {
