@@ -14,6 +14,8 @@ import type { PromptQuestion } from 'node-plop';
 import YAML from 'yaml';
 import { entityActions } from './actions.js';
 import { loadSpecs, planEntities, specFiles } from './batch.js';
+import { writeRelationFiles } from './relation-files.js';
+import { hasRelations } from './views/relations.js';
 import { sliceExists, upgradeActions } from '../upgrade/actions.js';
 import { registerHelpers } from '../helpers.js';
 import { kebabCase, pascalCase, pluralize, snakeCase } from '../names.js';
@@ -230,25 +232,32 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
       // share their names with what the templates read (the resolved plural, table, resource and
       // validate): the model holds them now, so they go.
       for (const key of VIEW_NAMED_KEYS) delete (answers as Record<string, unknown>)[key];
-      return planned.flatMap(({ model, specText, now }) =>
-        // A slice the app has already is upgraded: a migration with the difference, files merged.
-        sliceExists(appDir, model)
-          ? upgradeActions({
-              plop,
-              model,
-              app,
-              specText,
-              appDir,
-              force: truthy(answers.force),
-              dryRun: truthy(answers.dryRun ?? answers['dry-run']),
-              acceptDataLoss: truthy(answers.acceptDataLoss ?? answers['accept-data-loss']),
-              ...(typeof answers.base === 'string' && answers.base
-                ? { baseSpec: answers.base }
-                : {}),
-              ...(at ? { now } : {}),
-            })
-          : entityActions({ model, app, specText, appDir, force: truthy(answers.force), now }),
-      );
+      return planned
+        .flatMap(({ model, specText, now }) =>
+          // A slice the app has already is upgraded: a migration with the difference, files merged.
+          sliceExists(appDir, model)
+            ? upgradeActions({
+                plop,
+                model,
+                app,
+                specText,
+                appDir,
+                force: truthy(answers.force),
+                dryRun: truthy(answers.dryRun ?? answers['dry-run']),
+                acceptDataLoss: truthy(answers.acceptDataLoss ?? answers['accept-data-loss']),
+                ...(typeof answers.base === 'string' && answers.base
+                  ? { baseSpec: answers.base }
+                  : {}),
+                ...(at ? { now } : {}),
+              })
+            : entityActions({ model, app, specText, appDir, force: truthy(answers.force), now }),
+        )
+        .concat(
+          // Each slice's relations follow the whole app: written from it after every run.
+          truthy(answers.dryRun ?? answers['dry-run']) || !app.entities.some(hasRelations)
+            ? []
+            : [writeRelationFiles(plop, app)],
+        );
     },
   });
 }

@@ -14,6 +14,7 @@ import {
   serveRelationsApp,
 } from './support/relations-app.js';
 import { describeIntegrity, type ShopRows } from './support/relations-integrity.js';
+import { describeQueries } from './support/relations-queries.js';
 
 let scratch: Awaited<ReturnType<typeof generateRelationsApp>>;
 before(async () => {
@@ -52,6 +53,7 @@ describeEachDatabase('the shop', (db) => {
   });
 
   describe('integrity', () => describeIntegrity(() => ({ app, db }), rows));
+  describe('DTOs and list queries', () => describeQueries(() => ({ app, db })));
 
   describe('migrations', () => {
     it('roll back in reverse order', async () => {

@@ -62,6 +62,8 @@ export interface SliceBase {
   hasEvents: boolean;
   hasReferenceData: boolean;
   hasSequences: boolean;
+  /** Its spec declares a reference or a collection: it has an <entity>.relations.ts. */
+  hasRelations: boolean;
   isIdempotent: boolean;
   requiresKey: KeyRequired;
   methods: MethodBase[];
@@ -82,6 +84,13 @@ function numberedField(model: EntityModel, f: FieldModel): NumberedField {
     constName: `${model.name.camel}${f.name.pascal}Sequence`,
     next: f.type === 'integer' ? 'nextNumber' : 'nextValue',
   };
+}
+
+/** Whether the slice has a relations file: its spec declares a reference or a collection. */
+export function hasRelations(model: EntityModel): boolean {
+  return (
+    model.fields.some((f) => f.reference) || model.links.length > 0 || model.collections.length > 0
+  );
 }
 
 /** The base every view extends. */
@@ -130,6 +139,7 @@ export function sliceBase(model: EntityModel): SliceBase {
     hasEvents: model.events.length > 0,
     hasReferenceData: model.referenceData !== undefined,
     hasSequences: numbered.length > 0,
+    hasRelations: hasRelations(model),
     isIdempotent: guarded.size > 0,
     requiresKey,
     methods,

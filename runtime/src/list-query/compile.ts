@@ -1,18 +1,25 @@
 // Builds the page query and the count query of a list query on Knex: selects, joins, filters,
 // search, scope, order and paging. No database is touched, so `toSQL()` shows the result.
 import type { Knex } from 'knex';
-import { filterFragment } from './conditions.js';
+import { collectionFrom, ownerCondition, quoteTable } from './collections.js';
+import { filterFragment, type Fragment } from './conditions.js';
 import { dialectName, dialects, type SqlDialect } from './dialects/index.js';
 import type { Member, RelationMember, ScalarMember } from './members.js';
+import type { QueryTarget } from './paths.js';
 import type { ListResource } from './resource.js';
 import { searchFragment, searchedRelations, type ColumnNamer } from './search.js';
 import { relationKey, relationPresentKey } from './to-dto.js';
-import type { ListQuery } from './types.js';
+import type { FilterOperation, ListFilter, ListQuery } from './types.js';
 
 /** Options shared by `buildListQueries` and `runListQuery`. */
 export interface ListQueryBuildOptions {
   /** A base restriction (an ownership filter, a tenant...) applied to the page and the count. */
   scope?: (qb: Knex.QueryBuilder) => void;
+  /**
+   * The caller, for relations and collections of owned tables (`ownerColumn`): only the rows it
+   * owns are joined, listed, filtered and searched. @default '' (anonymous)
+   */
+  principal?: string;
 }
 
 export interface ListQueries {
@@ -21,11 +28,6 @@ export interface ListQueries {
   /** `SELECT COUNT(*) AS total` over the same conditions. */
   count: Knex.QueryBuilder;
   dialect: SqlDialect;
-}
-
-/** Quotes `schema.table` part by part. */
-function quoteTable(d: SqlDialect, table: string): string {
-  return table.split('.').map(d.quote).join('.');
 }
 
 function namer(d: SqlDialect, table: string): ColumnNamer {
@@ -61,20 +63,72 @@ function selections(d: SqlDialect, resource: ListResource<unknown>, names: Colum
   return out;
 }
 
-function join(qb: Knex.QueryBuilder, d: SqlDialect, m: RelationMember, names: ColumnNamer): void {
+/** LEFT JOIN of a relation; for an owned table, only the caller's related row. */
+function join(
+  qb: Knex.QueryBuilder,
+  d: SqlDialect,
+  m: RelationMember,
+  names: ColumnNamer,
+  principal: string,
+): void {
+  const owner = ownerCondition(d, m, m.alias, principal);
   qb.joinRaw(
     `LEFT JOIN ${quoteTable(d, m.table)} ${d.quote(m.alias)} ON ` +
-      `${names.of(m.alias, m.foreignColumn)} = ${names.base(m.localColumn)}`,
+      `${names.of(m.alias, m.foreignColumn)} = ${names.base(m.localColumn)}` +
+      (owner ? ` AND ${owner.sql}` : ''),
+    (owner?.bindings ?? []) as Knex.Value[],
   );
+}
+
+/** Where a target's value is, in the page and count queries. */
+function expressionOf(target: QueryTarget, names: ColumnNamer): string {
+  return target.kind === 'relation'
+    ? names.of(target.relation.alias, target.member.column)
+    : names.base(target.member.column);
+}
+
+const NEGATED: Partial<Record<FilterOperation, FilterOperation>> = {
+  NotEqual: 'Equal',
+  NotContains: 'Contains',
+  NotIn: 'In',
+};
+
+/**
+ * A filter on a member of a collection's elements: some element matches (`EXISTS`); for
+ * NotEqual, NotContains and NotIn, no element matches what the positive operation would.
+ */
+function anyElement(
+  d: SqlDialect,
+  target: Extract<QueryTarget, { kind: 'collection' }>,
+  names: ColumnNamer,
+  filter: ListFilter,
+  alias: string,
+  principal: string,
+): Fragment {
+  const m = target.collection;
+  const positive = NEGATED[filter.operation];
+  const { from, parent } = collectionFrom(d, m, alias);
+  const match = filterFragment(
+    d,
+    target.member,
+    `${d.quote(alias)}.${d.quote(target.member.column)}`,
+    positive ? { ...filter, operation: positive } : filter,
+  );
+  const owner = ownerCondition(d, m, alias, principal);
+  return {
+    sql:
+      `${positive ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${from} WHERE ` +
+      `${parent} = ${names.base(m.localColumn)}${owner ? ` AND ${owner.sql}` : ''} AND (${match.sql}))`,
+    bindings: [...(owner?.bindings ?? []), ...match.bindings],
+  };
 }
 
 function orderExpression(
   d: SqlDialect,
   member: ScalarMember,
-  names: ColumnNamer,
+  column: string,
   desc: boolean,
 ): string {
-  const column = names.base(member.column);
   const expr =
     member.type === 'string' || member.type === 'enum'
       ? d.orderText(column, member.type === 'enum')
@@ -91,16 +145,16 @@ function orderTerms(
 ): string[] {
   const id = resource.idMember;
   const terms: string[] = [];
-  let first: ScalarMember | undefined;
-  let desc = true;
-  if (query.orderBy) {
-    first = resource.member(query.orderBy) as ScalarMember;
-    desc = query.desc;
+  const asked = query.orderBy ? resource.target(query.orderBy) : undefined;
+  if (asked) {
+    terms.push(orderExpression(d, asked.member, expressionOf(asked, names), query.desc));
   } else if (resource.createdOnMember) {
-    first = resource.createdOnMember;
+    const createdOn = resource.createdOnMember;
+    terms.push(orderExpression(d, createdOn, names.base(createdOn.column), true));
   }
-  if (first) terms.push(orderExpression(d, first, names, desc));
-  if (first?.property !== id.property) terms.push(orderExpression(d, id, names, true));
+  if (asked?.member.property !== id.property) {
+    terms.push(orderExpression(d, id, names.base(id.column), true));
+  }
   return terms;
 }
 
@@ -118,23 +172,31 @@ export function buildListQueries(
 ): ListQueries {
   const d = dialects[dialectName(knex)];
   const names = namer(d, resource.table);
+  const principal = options.principal ?? '';
+  const targets = query.filters.map((filter) => resource.target(filter.field)!);
+  // The count joins only the relations its conditions read.
+  const filtered = new Set(targets.flatMap((t) => (t.kind === 'relation' ? [t.relation] : [])));
   const where = (qb: Knex.QueryBuilder, forCount: boolean) => {
-    const relations =
-      forCount && !query.search
-        ? []
-        : forCount
-          ? searchedRelations(resource.members)
-          : resource.members;
-    for (const m of relations) if (m.kind === 'relation') join(qb, d, m, names);
+    const relations: Member[] = forCount
+      ? resource.members.filter(
+          (m) =>
+            filtered.has(m as RelationMember) ||
+            (query.search !== undefined && searchedRelations([m]).length > 0),
+        )
+      : [...resource.members];
+    for (const m of relations) if (m.kind === 'relation') join(qb, d, m, names, principal);
     // Called on the builder itself so a scope may add its own join; it must only add ANDed terms.
     options.scope?.(qb);
-    for (const filter of query.filters) {
-      const member = resource.member(filter.field) as ScalarMember;
-      const { sql, bindings } = filterFragment(d, member, names.base(member.column), filter);
+    query.filters.forEach((filter, i) => {
+      const target = targets[i]!;
+      const { sql, bindings } =
+        target.kind === 'collection'
+          ? anyElement(d, target, names, filter, `f_${i}`, principal)
+          : filterFragment(d, target.member, expressionOf(target, names), filter);
       qb.whereRaw(sql, bindings as Knex.RawBinding[]);
-    }
+    });
     if (query.search) {
-      const group = searchFragment(d, resource.members, names, query.search);
+      const group = searchFragment(d, resource.members, names, query.search, principal);
       if (group) qb.whereRaw(group.sql, group.bindings as Knex.RawBinding[]);
     }
   };

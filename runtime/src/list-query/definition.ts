@@ -11,14 +11,26 @@ export interface RelationMapping {
   foreignColumn?: string;
   /** Column per sub-property of the nested object. @default the snake_case of each sub-property */
   columns?: Record<string, string>;
+  /**
+   * The related table's owner column, when its rows belong to callers: a caller who does not own
+   * the related row gets null, and filters, order and search see no value. @default not owned
+   */
+  ownerColumn?: string;
 }
 
-/** A one-to-many child table backing an array member. */
+/** A one-to-many child table (or a many-to-many through a join table) backing an array member. */
 export interface CollectionMapping {
-  /** The child table. */
+  /** The child table (for a many-to-many, the table at the other end). */
   table: string;
-  /** Column of the child table pointing at the parent. */
-  foreignKey: string;
+  /** Column of the child table pointing at the parent; not used with `through`. */
+  foreignKey?: string;
+  /**
+   * A many-to-many: the join table, its column naming the parent (`localKey`) and the one naming
+   * the element (`foreignKey`), whose key column is `idColumn` (default `id`).
+   */
+  through?: { table: string; localKey: string; foreignKey: string; idColumn?: string };
+  /** The element table's owner column: only the caller's own elements are listed. */
+  ownerColumn?: string;
   /** Parent column the foreign key refers to. @default the id property's column */
   localColumn?: string;
   /** For an array of scalars: the child column holding each value. @default 'value' */

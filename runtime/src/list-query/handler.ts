@@ -19,9 +19,14 @@ export interface ListLogger {
 
 /** Options of `listHandler`. */
 export interface ListHandlerOptions
-  extends ParseListQueryOptions, Omit<RunListQueryOptions, 'scope'> {
+  extends ParseListQueryOptions, Omit<RunListQueryOptions, 'scope' | 'principal'> {
   /** A per-request base restriction, e.g. the caller's rows only. @default none */
   scope?: (qb: Knex.QueryBuilder, req: Request) => void;
+  /**
+   * The caller, for relations and collections of owned tables: only the rows it owns are
+   * joined, listed, filtered and searched. @default anonymous ('')
+   */
+  principal?: (req: Request) => string;
   /** Receives database failures (the client only sees a generic 500). @default none */
   logger?: ListLogger;
 }
@@ -55,6 +60,7 @@ export function listHandler<Dto>(
       const page = await runListQuery(db, resource, query, {
         ...(options.count ? { count: options.count } : {}),
         ...(scope ? { scope: (qb) => scope(qb, req) } : {}),
+        ...(options.principal ? { principal: options.principal(req) } : {}),
       });
       res.status(200).json(page);
     } catch (error) {

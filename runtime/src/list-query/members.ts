@@ -23,6 +23,8 @@ export interface SubMember {
   readonly type: ScalarType | 'opaque';
   /** Column of the joined/child table, or key inside the JSON document. */
   readonly source: string;
+  /** Allowed values of an `enum` sub-member. */
+  readonly enumValues?: readonly (string | number)[];
 }
 
 /** An object (or array/dictionary) stored as JSON in one column; parsed on the way out. */
@@ -52,6 +54,8 @@ export interface RelationMember {
   readonly localColumn: string;
   readonly foreignColumn: string;
   readonly members: readonly SubMember[];
+  /** The related table's owner column: only the caller's own related row is joined. */
+  readonly ownerColumn?: string;
 }
 
 /** A one-to-many child collection: searched with EXISTS, loaded with one query per page. */
@@ -59,8 +63,13 @@ export interface CollectionMember {
   readonly kind: 'collection';
   readonly property: string;
   readonly table: string;
+  /** The child's column naming the parent (with `through`, the join table's). */
   readonly foreignKey: string;
   readonly localColumn: string;
+  /** A many-to-many: the join table between the parent and `table`. */
+  readonly through?: { table: string; localKey: string; foreignKey: string; idColumn: string };
+  /** The element table's owner column: only the caller's own elements are listed. */
+  readonly ownerColumn?: string;
   /** For an array of scalars: the child column holding each value. */
   readonly valueColumn?: string;
   readonly valueType?: ScalarType | 'opaque';

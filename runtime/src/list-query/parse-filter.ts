@@ -3,6 +3,7 @@
 import { coerceValue } from './coerce.js';
 import { invalidListQuery } from './errors.js';
 import { describeKind, type ScalarMember } from './members.js';
+import type { QueryTarget } from './paths.js';
 import { shown } from './names.js';
 import type { ListResource } from './resource.js';
 import {
@@ -28,28 +29,48 @@ const ORDER_OPERATIONS = new Set<FilterOperation>([
 /** Most elements an In / NotIn list may hold. */
 export const MAX_IN_ELEMENTS = 100;
 
-/** Resolves a field name to a member that can be filtered or ordered, or throws a 400. */
-export function queryableMember(
+/**
+ * Resolves a field name, or a dotted path to a nested or collection member (`customer.name`,
+ * `tags.name`), to what can be filtered or ordered; anything else is a 400 naming what can.
+ */
+export function queryTarget(
   resource: ListResource<unknown>,
   name: string,
   parameter: string,
-): ScalarMember {
+): QueryTarget {
+  const target = resource.target(name);
+  const allowed = resource.queryableFields.filter(
+    (field) => parameter !== 'orderBy' || resource.target(field)?.kind !== 'collection',
+  );
+  if (target && (parameter !== 'orderBy' || target.kind !== 'collection')) return target;
+  if (target) {
+    throw invalidListQuery(
+      `${parameter}: ${target.member.property} is a member of a collection's elements and ` +
+        `cannot order the list; use one of ${allowed.join(', ')}`,
+      { parameter, field: target.member.property, allowed },
+    );
+  }
   const member = resource.member(name);
-  const allowed = resource.queryableFields;
   if (!member) {
     throw invalidListQuery(
       `${parameter}: "${shown(name)}" is not a field of this list; use one of ${allowed.join(', ')}`,
       { parameter, field: name.slice(0, 60), allowed },
     );
   }
-  if (member.kind !== 'scalar') {
-    throw invalidListQuery(
-      `${parameter}: ${member.property} is ${describeKind(member)} and cannot be used here; ` +
-        `use one of ${allowed.join(', ')}`,
-      { parameter, field: member.property, allowed },
-    );
-  }
-  return member;
+  throw invalidListQuery(
+    `${parameter}: ${member.property} is ${describeKind(member)} and cannot be used here; ` +
+      `use one of ${allowed.join(', ')}`,
+    { parameter, field: member.property, allowed },
+  );
+}
+
+/** Resolves a field name to a plain column that can be filtered or ordered, or throws a 400. */
+export function queryableMember(
+  resource: ListResource<unknown>,
+  name: string,
+  parameter: string,
+): ScalarMember {
+  return queryTarget(resource, name, parameter).member;
 }
 
 function operationOf(text: string, field: string): FilterOperation {

@@ -3,8 +3,10 @@
 import { entityTagOf, withEntityTag } from '../http/entity-tag.js';
 import type { ColumnMapping, ListResourceDefinition } from './definition.js';
 import { ListResourceDefinitionError } from './errors.js';
-import type { Member, ScalarMember, SubMember } from './members.js';
+import type { Member, ScalarMember } from './members.js';
 import { fieldKey, snakeCase } from './names.js';
+import { pathKey, queryTargets, type QueryTarget } from './paths.js';
+import { collectionMember, relationMember, subMembers } from './relation-members.js';
 import { isNullable, shapeOf, type JsonSchema } from './schema.js';
 import { rowToDto } from './to-dto.js';
 
@@ -19,6 +21,11 @@ export interface ListResource<Dto = Record<string, unknown>> {
   readonly members: readonly Member[];
   /** The member a field name resolves to (any casing/separator style), if any. */
   member(name: string): Member | undefined;
+  /**
+   * What a filter or `orderBy` names: a scalar member, or by a dotted path (`customer.name`,
+   * `tags.name`) a scalar sub-member of a nested object or of a collection's elements.
+   */
+  target(name: string): QueryTarget | undefined;
   /** The id member (always a mapped scalar). */
   readonly idMember: ScalarMember;
   /** `createdOn` of an audited resource. */
@@ -34,26 +41,6 @@ export interface ListResource<Dto = Record<string, unknown>> {
 
 const DEFAULT_MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 20;
-
-function subMembers(
-  properties: Record<string, JsonSchema>,
-  columns: Record<string, string> | undefined,
-  problems: string[],
-  path: string,
-  defaultSource: (property: string) => string = snakeCase,
-): SubMember[] {
-  for (const key of Object.keys(columns ?? {})) {
-    if (!(key in properties)) problems.push(`${path}.columns.${key} names no sub-property`);
-  }
-  return Object.entries(properties).map(([property, schema]) => {
-    const shape = shapeOf(schema);
-    return {
-      property,
-      type: shape.shape === 'scalar' ? shape.type : 'opaque',
-      source: columns?.[property] ?? defaultSource(property),
-    };
-  });
-}
 
 function resolveMember(
   property: string,
@@ -79,53 +66,10 @@ function resolveMember(
         ? mapping.column
         : undefined;
   if (typeof mapping === 'object' && mapping !== null && 'relation' in mapping) {
-    if (shape.shape !== 'object') {
-      problems.push(`${at}: a relation mapping needs an object with properties`);
-      return undefined;
-    }
-    const r = mapping.relation;
-    if (!r?.table || !r.localColumn) {
-      problems.push(`${at}: relation needs table and localColumn`);
-      return undefined;
-    }
-    return {
-      kind: 'relation',
-      property,
-      table: r.table,
-      alias: `r_${snakeCase(property)}`,
-      localColumn: r.localColumn,
-      foreignColumn: r.foreignColumn ?? 'id',
-      members: subMembers(shape.properties, r.columns, problems, `columns.${property}.relation`),
-    };
+    return relationMember(property, shape, mapping.relation, problems);
   }
   if (typeof mapping === 'object' && mapping !== null && 'collection' in mapping) {
-    if (shape.shape !== 'array') {
-      problems.push(`${at}: a collection mapping needs an array`);
-      return undefined;
-    }
-    const c = mapping.collection;
-    if (!c?.table || !c.foreignKey) {
-      problems.push(`${at}: collection needs table and foreignKey`);
-      return undefined;
-    }
-    const items = shapeOf(shape.items);
-    const base = {
-      kind: 'collection' as const,
-      property,
-      table: c.table,
-      foreignKey: c.foreignKey,
-      localColumn: c.localColumn ?? '',
-    };
-    const explicitOrder = c.orderBy ? [{ column: c.orderBy, type: 'integer' as const }] : undefined;
-    if (items.shape === 'object') {
-      const members = subMembers(items.properties, c.columns, problems, `columns.${property}`);
-      const order = explicitOrder ?? members.map((m) => ({ column: m.source, type: m.type }));
-      return { ...base, members, order };
-    }
-    const valueColumn = c.column ?? 'value';
-    const valueType = items.shape === 'scalar' ? items.type : 'opaque';
-    const order = explicitOrder ?? [{ column: valueColumn, type: valueType }];
-    return { ...base, valueColumn, valueType, members: [], order };
+    return collectionMember(property, shape, mapping.collection, problems);
   }
   const jsonColumn =
     typeof mapping === 'object' && mapping !== null && 'json' in mapping ? mapping.json : undefined;
@@ -192,6 +136,12 @@ function checkIdentifiers(table: string, members: readonly Member[], problems: s
     if (m.kind === 'json') for (const s of m.members) check(s.source, `${at} JSON key`);
     if (m.kind === 'relation')
       [m.localColumn, m.foreignColumn].forEach((c) => check(c, `${at} column`));
+    if ((m.kind === 'relation' || m.kind === 'collection') && m.ownerColumn)
+      check(m.ownerColumn, `${at} owner column`);
+    if (m.kind === 'collection' && m.through) {
+      for (const part of m.through.table.split('.')) check(part, `${at} join table`);
+      [m.through.foreignKey, m.through.idColumn].forEach((c) => check(c, `${at} column`));
+    }
     if (m.kind === 'collection') {
       check(m.foreignKey, `${at} column`);
       if (m.localColumn) check(m.localColumn, `${at} column`);
@@ -281,6 +231,7 @@ export function defineListResource<Dto = Record<string, unknown>>(
         : m,
   );
   const resolvedByKey = new Map(resolved.map((m) => [fieldKey(m.property), m]));
+  const targets = queryTargets(resolved);
   return {
     table,
     idProperty: id.property,
@@ -289,9 +240,10 @@ export function defineListResource<Dto = Record<string, unknown>>(
     defaultPageSize,
     members: resolved,
     member: (name) => resolvedByKey.get(fieldKey(name)),
+    target: (name) => targets.get(pathKey(name)),
     idMember: resolved.find((m) => m.property === id.property) as ScalarMember,
     ...(audited ? { createdOnMember: createdOn as ScalarMember } : {}),
-    queryableFields: resolved.filter((m) => m.kind === 'scalar').map((m) => m.property),
+    queryableFields: [...new Set([...targets.values()].map((t) => t.member.property))],
     // A row the CRUD repository loaded carries its entity tag; the DTO of it carries it on.
     toDto: (row) => withEntityTag(rowToDto(resolved, row) as object, entityTagOf(row)) as Dto,
   };

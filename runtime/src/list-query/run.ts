@@ -2,11 +2,10 @@
 // one extra query, and none when the page itself shows where the list ends.
 import type { Knex } from 'knex';
 import { buildListQueries, type ListQueryBuildOptions } from './compile.js';
-import { dialectName, type SqlDialect } from './dialects/index.js';
-import type { CollectionMember } from './members.js';
+import { dialectName } from './dialects/index.js';
 import type { ListResource } from './resource.js';
 import { registerSqliteFunctions } from './sqlite-functions.js';
-import { collectionKey } from './to-dto.js';
+import { loadCollections } from './related.js';
 import type { ListQuery, PagedResponse } from './types.js';
 
 /** Options of `runListQuery`. */
@@ -21,51 +20,6 @@ export interface RunListQueryOptions extends ListQueryBuildOptions {
 }
 
 type Row = Record<string, unknown>;
-
-/** Elements come back in the same order on every database: text in code-point order. */
-function orderChildren(
-  qb: Knex.QueryBuilder,
-  c: CollectionMember,
-  d: SqlDialect,
-): Knex.QueryBuilder {
-  for (const { column, type } of c.order) {
-    const expr = d.quote(column);
-    qb.orderByRaw(
-      `${type === 'string' || type === 'enum' ? d.orderText(expr, type === 'enum') : expr} ASC${d.nullsOrder(false)}`,
-    );
-  }
-  return qb;
-}
-
-async function loadCollections(
-  knex: Knex,
-  d: SqlDialect,
-  resource: ListResource<unknown>,
-  rows: Row[],
-  connection: unknown,
-): Promise<void> {
-  const collections = resource.members.filter(
-    (m): m is CollectionMember => m.kind === 'collection',
-  );
-  for (const c of collections) {
-    const keys = [
-      ...new Set(rows.map((r) => r[c.localColumn]).filter((k) => k !== null && k !== undefined)),
-    ];
-    const children: Row[] = keys.length
-      ? await withConnection(
-          orderChildren(knex.from(c.table).whereIn(c.foreignKey, keys as Knex.Value[]), c, d),
-          connection,
-        )
-      : [];
-    const byParent = new Map<string, Row[]>();
-    for (const child of children) {
-      const key = String(child[c.foreignKey]);
-      byParent.set(key, [...(byParent.get(key) ?? []), child]);
-    }
-    for (const row of rows)
-      row[collectionKey(c.property)] = byParent.get(String(row[c.localColumn])) ?? [];
-  }
-}
 
 function withConnection<T>(qb: Knex.QueryBuilder, connection: unknown): Promise<T> {
   return (connection ? qb.connection(connection) : qb) as unknown as Promise<T>;
@@ -86,15 +40,10 @@ export async function runListQuery<Dto>(
   options: RunListQueryOptions = {},
 ): Promise<PagedResponse<Dto>> {
   const counting = (options.count ?? 'exact') === 'exact';
-  const { page, count, dialect } = buildListQueries(
-    knex,
-    resource as ListResource<unknown>,
-    query,
-    {
-      ...options,
-      extraRows: counting ? 0 : 1,
-    },
-  );
+  const { page, count } = buildListQueries(knex, resource as ListResource<unknown>, query, {
+    ...options,
+    extraRows: counting ? 0 : 1,
+  });
   // SQLite needs slicekit_lower() on the very connection that runs the query.
   const sqlite = dialectName(knex) === 'sqlite';
   const client = knex.client as {
@@ -120,7 +69,10 @@ export async function runListQuery<Dto>(
       hasNextPage = rows.length > query.pageSize;
       if (hasNextPage) rows.length = query.pageSize;
     }
-    await loadCollections(knex, dialect, resource as ListResource<unknown>, rows, connection);
+    await loadCollections(knex, resource as ListResource<unknown>, rows, {
+      connection,
+      ...(options.principal !== undefined ? { principal: options.principal } : {}),
+    });
     return {
       items: rows.map((row) => resource.toDto(row)),
       pageCount: total === null ? null : Math.ceil(total / query.pageSize),

@@ -1,6 +1,7 @@
 // Free-text search: one OR group over every string member of the DTO, nested members to depth 2
 // (JSON column or joined relation) and collections (child table or JSON array) with EXISTS; each
 // clause null-guarded.
+import { collectionFrom, ownerCondition } from './collections.js';
 import { escapeLike, type Fragment } from './conditions.js';
 import type { SqlDialect } from './dialects/index.js';
 import type { Member } from './members.js';
@@ -34,6 +35,7 @@ export function searchFragment(
   members: readonly Member[],
   names: ColumnNamer,
   term: string,
+  principal = '',
 ): Fragment | undefined {
   const pattern = `%${escapeLike(term)}%`;
   const clauses: string[] = [];
@@ -89,11 +91,13 @@ export function searchFragment(
           : m.members.filter((s) => s.type === 'string').map((s) => s.source);
         if (sources.length === 0) break;
         const inner = anyMatches(sources.map((source) => names.of(alias, source)));
+        const { from, parent } = collectionFrom(d, m, alias);
+        const owner = ownerCondition(d, m, alias, principal);
         add({
           sql:
-            `EXISTS (SELECT 1 FROM ${m.table.split('.').map(d.quote).join('.')} ${d.quote(alias)} WHERE ` +
-            `${names.of(alias, m.foreignKey)} = ${names.base(m.localColumn)} AND (${inner.sql}))`,
-          bindings: inner.bindings,
+            `EXISTS (SELECT 1 FROM ${from} WHERE ${parent} = ${names.base(m.localColumn)}` +
+            `${owner ? ` AND ${owner.sql}` : ''} AND (${inner.sql}))`,
+          bindings: [...(owner?.bindings ?? []), ...inner.bindings],
         });
         break;
       }
