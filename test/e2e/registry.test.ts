@@ -1,0 +1,210 @@
+// The published form, proven: both packages packed as a release would publish them, published to
+// a throwaway registry on 127.0.0.1, then a user's path in a folder outside the checkout with no
+// path into it, on SQLite and PostgreSQL: `npx slicekit new shop --install`, the Product entity
+// from its spec file, migrate, the app's tests, tsc, `npm run build` and `npm start` serving.
+import { expect } from 'chai';
+import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { productSpec } from '../../scripts/generate.js';
+import { packedPackages } from '../publish/packed.js';
+import { useDatabase, type Dialect } from '../support/services.js';
+import { freePort, run, serve } from './support/processes.js';
+import {
+  betterSqlitePrebuild,
+  npmConfig,
+  pingRegistry,
+  publish,
+  runCache,
+  startRegistry,
+  userEnv,
+  type LocalRegistry,
+  type UserEnvironment,
+} from './support/registry.js';
+import { repoRoot } from './support/workspace.js';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+/** Seconds each step took, printed at the end so CI logs show where the time goes. */
+const timings: [string, number][] = [];
+async function timed<T>(step: string, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  try {
+    return await work();
+  } finally {
+    timings.push([step, (Date.now() - started) / 1000]);
+  }
+}
+
+describe('the published form, installed from a local registry', function () {
+  this.timeout(20 * 60_000);
+  let home: string;
+  let registry: LocalRegistry | undefined;
+  let setup: UserEnvironment;
+  let version: string;
+
+  before(async function () {
+    // The registry npm is set up with is a service like the databases: skipped loudly when it
+    // does not answer, a failure under REQUIRE_SERVICES=1.
+    const uplink = npmConfig('registry');
+    const unreachable = await pingRegistry(uplink);
+    if (unreachable) {
+      const line = `the npm registry at ${uplink} did not answer (${unreachable.message})`;
+      if (process.env.REQUIRE_SERVICES === '1') {
+        throw new Error(`${line}; REQUIRE_SERVICES=1 makes this a failure`);
+      }
+      console.error(`\n  !!! SKIPPING THE LOCAL-REGISTRY SUITE: ${line}.\n`);
+      this.skip();
+    }
+    home = mkdtempSync(join(tmpdir(), 'slicekit-registry-'));
+    expect(relative(repoRoot, home).startsWith('..'), `${home} is outside the checkout`).to.equal(
+      true,
+    );
+    const { runtime, slicekit } = await timed('pack both packages', async () => packedPackages());
+    version = slicekit.version;
+    registry = await timed('start the registry', () => startRegistry(home, uplink));
+    const prebuild = betterSqlitePrebuild(home);
+    setup = { registry: registry.url, cache: runCache(home), extra: prebuild.env };
+    console.log(
+      prebuild.version
+        ? `    better-sqlite3 ${prebuild.version}: the checkout's compiled binding is offered as its prebuilt file`
+        : '    better-sqlite3: no compiled binding in the checkout, the app compiles its own',
+    );
+    await timed('publish both packages', async () => {
+      await publish(registry!.url, runtime.tarball, home);
+      await publish(registry!.url, slicekit.tarball, home);
+    });
+    // The user's copy of the Product spec, in their own folder.
+    copyFileSync(productSpec, join(home, 'product.yaml'));
+  });
+
+  after(async () => {
+    await registry?.stop();
+    if (home && process.env.KEEP_E2E !== '1') rmSync(home, { recursive: true, force: true });
+    console.log(
+      `\n    local-registry timings: ${timings.map(([step, s]) => `${step} ${s.toFixed(1)} s`).join(', ')}\n`,
+    );
+  });
+
+  for (const dialect of ['sqlite', 'postgres'] as const satisfies readonly Dialect[]) {
+    describe(`a new ${dialect} app`, () => {
+      const db = dialect === 'postgres' ? useDatabase('postgres') : undefined;
+      let folder: string;
+      let app: string;
+      const env = () => userEnv(setup, db ? { DATABASE_URL: db.url } : {});
+      const step = (name: string, command: string, args: string[], cwd = app) =>
+        timed(`${dialect}: ${name}`, () => run(command, args, { cwd, env: env() }));
+
+      // Each step needs the one before: after a failure the rest are skipped, not failed again.
+      let broken = false;
+      beforeEach(function () {
+        if (broken) this.skip();
+      });
+      afterEach(function () {
+        if (this.currentTest?.state === 'failed') broken = true;
+      });
+
+      before(() => {
+        folder = join(home, dialect);
+        mkdirSync(folder);
+        app = join(folder, 'shop');
+      });
+
+      it('answers `npx slicekit --version` and `--help` (npx installs slicekit)', async () => {
+        const printed = await step(
+          'npx slicekit --version',
+          npx,
+          ['slicekit', '--version'],
+          folder,
+        );
+        expect(printed.trim().split('\n').at(-1)).to.equal(version);
+        const help = await step('npx slicekit --help', npx, ['slicekit', '--help'], folder);
+        expect(help).to.contain('Usage: slicekit new <dir> [options]');
+      });
+
+      it('is created and installed by `npx slicekit new shop --install`', async () => {
+        const args = ['slicekit', 'new', 'shop', '--database', dialect, '--install'];
+        const output = await step('npx slicekit new --install', npx, args, folder);
+        expect(output).to.contain('Created shop in shop');
+        expect(output).not.to.match(/not yet covered by allowScripts/);
+      });
+
+      it("depends on the registry's slicekit packages, with no path into the checkout", () => {
+        const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
+        expect(manifest.dependencies['@slicekit/runtime']).to.equal(`^${version}`);
+        expect(manifest.devDependencies.slicekit).to.equal(`^${version}`);
+        for (const file of ['package.json', 'package-lock.json']) {
+          const text = readFileSync(join(app, file), 'utf8');
+          expect(text, file).not.to.contain('file:');
+          expect(text, file).not.to.contain(repoRoot);
+        }
+        for (const name of ['slicekit', '@slicekit/runtime']) {
+          const installed = join(app, 'node_modules', name);
+          expect(lstatSync(installed).isSymbolicLink(), `${name} is a link`).to.equal(false);
+          expect(
+            JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version,
+          ).to.equal(version);
+        }
+      });
+
+      it('runs only the install scripts it allows, and turns Scarf off', async () => {
+        const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
+        expect(manifest.allowScripts).to.deep.equal({
+          '@scarf/scarf': false,
+          ...(dialect === 'sqlite' ? { 'better-sqlite3': true } : {}),
+          esbuild: false,
+          slicekit: false,
+        });
+        expect(manifest.scarfSettings).to.deep.equal({ enabled: false });
+        const pending = await step('npm install-scripts ls', npm, ['install-scripts', 'ls']);
+        expect(pending).to.contain('No packages with unreviewed install scripts');
+      });
+
+      it('adds the Product entity with `npx plop entity -- --spec`', async () => {
+        await step('npx plop entity', npx, [
+          'plop',
+          'entity',
+          '--',
+          '--spec',
+          '../../product.yaml',
+        ]);
+        expect(lstatSync(join(app, 'src/slices/products/index.ts')).isFile()).to.equal(true);
+      });
+
+      it('migrates, passes its own tests and type-checks', async () => {
+        await step('npm run migrate', npm, ['run', 'migrate']);
+        const output = await step('npm test', npm, ['test']);
+        expect(output).to.match(/\d+ passing/);
+        expect(output).not.to.match(/\d+ failing/);
+        await step('npm run typecheck', npm, ['run', 'typecheck']);
+      });
+
+      it('builds, and `npm start` serves the Product routes', async () => {
+        await step('npm run build', npm, ['run', 'build']);
+        const port = await freePort();
+        const server = await timed(`${dialect}: npm start`, () =>
+          serve(npm, ['start'], {
+            cwd: app,
+            env: { ...env(), PORT: String(port) },
+            port,
+            probePath: '/v1/products',
+          }),
+        );
+        try {
+          const created = await fetch(`${server.url}/v1/products`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ name: 'Desk lamp', price: 24.99 }),
+          });
+          expect(created.status, server.output()).to.equal(201);
+          const list = await fetch(`${server.url}/v1/products?search=lamp`);
+          expect(list.status).to.equal(200);
+          expect(JSON.stringify(await list.json())).to.contain('Desk lamp');
+        } finally {
+          await server.stop();
+        }
+      });
+    });
+  }
+});
