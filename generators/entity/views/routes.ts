@@ -2,6 +2,7 @@
 // in declaration order, and what an OpenAPI operation states beyond its defaults.
 import type { EntityModel } from '../../model/types.js';
 import { eachMethod, type MethodBase, type SliceBase } from './base.js';
+import { nestedRoutes } from './nested-routes.js';
 
 function byKind<M extends MethodBase>(methods: M[]) {
   const updateMethods = methods.filter((m) => m.kind === 'update');
@@ -14,8 +15,8 @@ function byKind<M extends MethodBase>(methods: M[]) {
   };
 }
 
-export function routesView(_model: EntityModel, base: SliceBase) {
-  return { ...base, ...byKind(base.methods) };
+export function routesView(model: EntityModel, base: SliceBase) {
+  return { ...base, ...byKind(base.methods), ...nestedRoutes(model) };
 }
 
 export function openApiView(model: EntityModel, base: SliceBase) {
@@ -25,5 +26,5 @@ export function openApiView(model: EntityModel, base: SliceBase) {
     statesMethod: m.kind === 'action' && m.verb !== 'POST',
     statesRequestName: m.requestName !== `${m.name.pascal}${model.name.pascal}Request`,
   }));
-  return { ...base, ...byKind(methods) };
+  return { ...base, ...byKind(methods), ...nestedRoutes(model) };
 }

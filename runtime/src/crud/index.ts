@@ -25,6 +25,7 @@ export {
   loadRow,
   visibleRows,
 } from './repository.js';
+export { nestedListHandler, type NestedListOptions } from './nested.js';
 export { sendEntity } from '../http/entity-tag.js';
 export {
   INVALID_REFERENCE_TYPE,

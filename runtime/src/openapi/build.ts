@@ -71,8 +71,10 @@ function operationObject(
       'The bearer token is missing (when required), malformed, expired or not trusted.',
     );
   }
-  if (op.onItem)
-    responses['404'] = problemResponse(`No ${slice.entity} with this id is visible to the caller.`);
+  if (op.onItem) {
+    const owner = d.kind === 'list' && d.parent ? d.parent.entity : slice.entity;
+    responses['404'] = problemResponse(`No ${owner} with this id is visible to the caller.`);
+  }
   if (conditional) {
     responses['412'] = problemResponse(
       `The ${slice.entity} changed since the version named in If-Match; read it again and retry.`,

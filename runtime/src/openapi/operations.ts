@@ -21,6 +21,9 @@ const kebab = (name: string) =>
     .replace(/([A-Z])([A-Z][a-z])/g, '$1-$2')
     .toLowerCase();
 const camel = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
+/** `order-lines` -> `OrderLines`. */
+const pascal = (segment: string) =>
+  segment.replace(/(^|-)([a-z0-9])/g, (_, _dash: string, c: string) => c.toUpperCase());
 
 /** `OrderLine` -> `order line`. */
 const words = (name: string) => kebab(name).split('-').filter(Boolean).join(' ');
@@ -60,13 +63,17 @@ export function resolveOperation(
 ): ResolvedOperation {
   const { entity } = slice;
   const base = slice.path.replace(/\/+$/, '');
-  const onItem = op.kind !== 'list' && op.kind !== 'create';
-  const segment = op.segment ?? (op.kind === 'action' && op.name ? kebab(op.name) : undefined);
-  const path = onItem ? `${base}/{id}${segment ? `/${segment}` : ''}` : base;
+  // A one-to-many's nested route lists this entity under one row of its parent.
+  const nested = op.kind === 'list' ? op.parent : undefined;
+  const onItem = (op.kind !== 'list' && op.kind !== 'create') || nested !== undefined;
+  const segment =
+    nested?.segment ?? op.segment ?? (op.kind === 'action' && op.name ? kebab(op.name) : undefined);
+  const root = nested ? nested.path.replace(/\/+$/, '') : base;
+  const path = onItem ? `${root}/{id}${segment ? `/${segment}` : ''}` : base;
   const name = op.name ?? '';
   const ids: Record<CrudOperationKind, string> = {
     getById: `get${entity}ById`,
-    list: `get${entity}List`,
+    list: nested ? `list${nested.entity}${pascal(nested.segment)}` : `get${entity}List`,
     create: `create${entity}`,
     update: `${camel(name || 'Update')}${entity}`,
     delete: `delete${entity}`,
@@ -75,7 +82,9 @@ export function resolveOperation(
   const noun = words(entity);
   const summaries: Record<CrudOperationKind, string> = {
     getById: `Get ${aOrAn(noun)} by id`,
-    list: `List ${noun} records: paging, filter, search and order from the query string`,
+    list: nested
+      ? `List the ${noun} records of ${aOrAn(words(nested.entity))}: paging, filter, search and order from the query string`
+      : `List ${noun} records: paging, filter, search and order from the query string`,
     create: `Create ${aOrAn(noun)}`,
     update: methodSummary(name || 'Update', noun),
     delete: `Delete ${aOrAn(noun)}`,

@@ -52,6 +52,12 @@ export interface OperationDescription {
   summary?: string;
   /** List parameters, for `list`. @default all DTO fields, the spec's limits */
   list?: ListDescription;
+  /**
+   * For a `list`: the nested route of a one-to-many, `<path>/{id}/<segment>` under the parent
+   * (`{ entity: 'Customer', path: '/v1/customers', segment: 'orders' }`), 404 for an unknown
+   * parent. @default the slice's own collection path
+   */
+  parent?: { entity: string; path: string; segment: string };
 }
 
 /** Everything the builder needs to know about one entity's slice. */

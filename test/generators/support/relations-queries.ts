@@ -125,6 +125,33 @@ export function describeQueries(context: () => RelationsContext): void {
     expect(last.queries, last.queries.join('\n')).to.have.length(3);
   });
 
+  it('lists the one-to-many under its parent with the whole list-query contract', async () => {
+    const alma = await api().get(`/v1/customers/${ids.alma}/orders`);
+    expect(alma.status, JSON.stringify(alma.body)).to.equal(200);
+    expect(alma.body.items.map((o: Order) => o.id)).to.deep.equal([ids.o1]);
+    expect(alma.body.items[0].customer.name).to.equal('Alma Quist');
+    const lines = await api()
+      .get(`/v1/orders/${ids.o1}/lines`)
+      .query({ filter: 'sku:StartsWith:ab', orderBy: 'sku', pageSize: 1 });
+    expect(lines.status).to.equal(200);
+    expect(lines.body).to.include({ totalItemCount: 1, pageSize: 1 });
+    expect(lines.body.items[0]).to.include({ sku: 'AB-100', orderId: ids.o1 });
+    const all = await api().get(`/v1/orders/${ids.o1}/lines`).query({ orderBy: 'sku', desc: true });
+    expect(all.body.items.map((l: { sku: string }) => l.sku)).to.deep.equal(['ZZ-1', 'AB-100']);
+    expect((await api().get(`/v1/orders/${ids.o3}/lines`)).body.totalItemCount).to.equal(0);
+    const bad = await api()
+      .get(`/v1/customers/${ids.alma}/orders`)
+      .query({ filter: 'nope:Equal:1' });
+    expect(bad.status).to.equal(400);
+  });
+
+  it('answers 404 under a parent that does not exist, and 400 for a malformed id', async () => {
+    const missing = await api().get('/v1/customers/00000000-0000-4000-8000-000000000000/orders');
+    expect(missing.status).to.equal(404);
+    expect(missing.type).to.equal('application/problem+json');
+    expect((await api().get('/v1/orders/not-an-id/lines')).status).to.equal(400);
+  });
+
   it("never shows an owned entity's row to a caller who does not own it", async () => {
     const supplier = await api('alice').post('/v1/suppliers', { name: 'Baltic Haulage' });
     const shipment = await api('alice').post('/v1/shipments', {
@@ -140,6 +167,10 @@ export function describeQueries(context: () => RelationsContext): void {
     });
     const asBob = await api('bob').get('/v1/shipments').query({ filter: 'carrier:Equal:q-ship' });
     expect(asBob.body.items[0].supplier).to.equal(null);
+    // Nor its one-to-many: its nested route is a 404, as its own route is.
+    const nested = `/v1/suppliers/${supplier.body.id}/shipments`;
+    expect((await api('bob').get(nested)).status).to.equal(404);
+    expect((await api('alice').get(nested)).body.totalItemCount).to.equal(1);
     for (const query of [{ filter: 'supplier.name:Equal:Baltic Haulage' }, { search: 'Baltic' }]) {
       expect((await api('bob').get('/v1/shipments').query(query)).body.totalItemCount).to.equal(0);
       expect((await api('alice').get('/v1/shipments').query(query)).body.totalItemCount).to.equal(
