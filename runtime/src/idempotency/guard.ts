@@ -5,7 +5,7 @@ import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
 import { captureResponse, failCapture, isCaptured } from './capture.js';
 import { buildKeyInfo } from './key-info.js';
 import { IdempotentConflictHandling } from './options.js';
-import { sendConflict, sendKeyProblem, type KeyRule } from './problems.js';
+import { sendConflict, sendFingerprintMismatch, sendKeyProblem, type KeyRule } from './problems.js';
 import { guardRuntimeOf, routeTemplates, type GuardRuntime } from './runtime.js';
 import { resolveScope } from './scope.js';
 import type { CachedResponse } from './store.js';
@@ -69,12 +69,28 @@ export async function requiredIdempotentKeyGuard(
   const broken = keyRuleBroken(key, runtime);
   if (broken) return sendKeyProblem(res, options, broken);
 
-  const info = buildKeyInfo(key, req.method, endpointOf(req), resolveScope(req, options));
+  const fingerprint = options.requestFingerprint ? options.requestFingerprint(req) : null;
+  const info = buildKeyInfo(
+    key,
+    req.method,
+    endpointOf(req),
+    resolveScope(req, options),
+    fingerprint,
+  );
   // Not caught: a store failure here reaches the app's error handler (500), per the spec.
   const check = await store.isKeyProcessed(info);
   if (!check.processed) {
     captureResponse(req, res, runtime, info, check.reservation);
     return next();
+  }
+  // A stored fingerprint of null (none kept, or an entry older than fingerprints) cannot differ.
+  const stored = check.fingerprint;
+  if (fingerprint !== null && typeof stored === 'string' && stored !== fingerprint) {
+    options.logger.debug(
+      { idempotencyKey: info.safeKey, method: info.method, endpoint: info.endpoint },
+      'idempotency: key reused for a different request',
+    );
+    return sendFingerprintMismatch(res, options, check.response === null);
   }
   options.logger.debug(
     { idempotencyKey: info.safeKey, method: info.method, endpoint: info.endpoint },

@@ -15,6 +15,12 @@ export { IdempotencyConfigError, IdempotencyErrorCode, OptionsValidationError } 
 export { silentLogger, type IdempotencyLogger } from './logger.js';
 export { buildKeyInfo, safeKeyOf } from './key-info.js';
 export { resolveScope } from './scope.js';
+export {
+  defaultRequestFingerprint,
+  fingerprintRequest,
+  type FingerprintParts,
+  type RequestFingerprint,
+} from './fingerprint.js';
 export { DEFAULT_KEY_PATTERN, KEY_PATTERN_TIMEOUT_MS } from './pattern.js';
 export { IN_FLIGHT_RETRY_AFTER_SECONDS } from './problems.js';
 export { REPLAYED_HEADER } from './guard.js';

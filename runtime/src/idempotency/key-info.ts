@@ -44,6 +44,7 @@ class KeyInfo implements IdempotentKeyInfo {
     readonly method: string,
     readonly endpoint: string,
     readonly scope: string,
+    readonly fingerprint: string | null,
   ) {
     this.compositeKey = `${scope}:${method}:${endpoint}:${idempotentKey ?? ''}`;
     this.safeKey = safeKeyOf(idempotentKey);
@@ -91,6 +92,13 @@ export function buildKeyInfo(
   method: string,
   endpoint: string,
   scope: string,
+  fingerprint: string | null = null,
 ): IdempotentKeyInfo {
-  return new KeyInfo(idempotentKey, method.toUpperCase(), endpoint.toUpperCase(), scope);
+  return new KeyInfo(
+    idempotentKey,
+    method.toUpperCase(),
+    endpoint.toUpperCase(),
+    scope,
+    fingerprint,
+  );
 }

@@ -2,6 +2,7 @@
 // the resolution (durations, compiled pattern) that the start-up step validates.
 import type { Request } from 'express';
 import { durationMs, type Duration } from './duration.js';
+import { defaultRequestFingerprint, type RequestFingerprint } from './fingerprint.js';
 import { DEFAULT_KEY_PATTERN } from './pattern.js';
 import { defaultLogger, type IdempotencyLogger } from './logger.js';
 
@@ -65,6 +66,12 @@ export interface IdempotencyOptions {
   /** Enables the `ip:<address>` link of the scope chain (uses `req.ip`). @default false */
   includeClientIpInScope: boolean;
   /**
+   * Computes the request's fingerprint, stored with its key: a key reused for a request with
+   * another fingerprint answers 422. `null` turns the check off.
+   * @default the hex SHA-256 of method, path with query string and canonical body (`fingerprintRequest`)
+   */
+  requestFingerprint: RequestFingerprint | null;
+  /**
    * Pino-compatible logger for the start-up warning and recording failures.
    * @default a logger writing warn and error lines as JSON to stderr
    */
@@ -91,6 +98,7 @@ export function defaultIdempotencyOptions(): IdempotencyOptions {
     keyScopeResolver: null,
     scopeHmacSecret: null,
     includeClientIpInScope: false,
+    requestFingerprint: defaultRequestFingerprint,
     logger: defaultLogger,
   };
 }

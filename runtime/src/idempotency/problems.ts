@@ -51,3 +51,22 @@ export function sendConflict(
     state: inFlight ? 'in-flight' : 'completed',
   });
 }
+
+/**
+ * 422: the key was first used for a different request (its fingerprint differs), in either
+ * conflict mode and whether that request is still in flight or completed.
+ */
+export function sendFingerprintMismatch(
+  res: Response,
+  options: ResolvedIdempotencyOptions,
+  inFlight: boolean,
+): void {
+  const header = options.idempotencyHeaderKey;
+  send(res, options, {
+    title: 'Unprocessable Content',
+    status: 422,
+    detail: `This ${header} was already used for a different request (method, path or body); send a new key for a new request.`,
+    header,
+    state: inFlight ? 'in-flight' : 'completed',
+  });
+}

@@ -41,6 +41,11 @@ export interface IdempotentKeyInfo {
   readonly compositeKey: string;
   /** The key with CR, LF, U+2028, U+2029 and every other control character removed: logs only. */
   readonly safeKey: string;
+  /**
+   * The request's fingerprint (by default the hex SHA-256 of method, path and canonical body);
+   * `null` when fingerprinting is off. A store keeps it with the reservation and the response.
+   */
+  readonly fingerprint: string | null;
 }
 
 /**
@@ -48,12 +53,19 @@ export interface IdempotentKeyInfo {
  * - `{ processed: false, reservation }`: the key was absent (or its reservation had timed out) and
  *   the store has ALREADY recorded it as in flight, in the same indivisible step. `reservation` is
  *   the token that fences this caller's completion or release.
- * - `{ processed: true, response: null }`: another caller holds a live reservation.
- * - `{ processed: true, response }`: a completed, unexpired response.
+ * - `{ processed: true, response: null, fingerprint }`: another caller holds a live reservation.
+ * - `{ processed: true, response, fingerprint }`: a completed, unexpired response.
+ *
+ * `fingerprint` is the one stored with the entry (the first request's), or `null` when none was
+ * stored (fingerprinting off, or an entry written before the store kept fingerprints).
  */
 export type KeyCheckResult =
   | { readonly processed: false; readonly reservation: string }
-  | { readonly processed: true; readonly response: CachedResponse | null };
+  | {
+      readonly processed: true;
+      readonly response: CachedResponse | null;
+      readonly fingerprint: string | null;
+    };
 
 /** Timing a store needs, taken from the resolved guard options. */
 export interface StoreTimings {
@@ -75,6 +87,8 @@ export interface StoreTimings {
  * 4. Storage keys are `storageKey(prefix, keyInfo)`: hashed, never escaped or truncated.
  * 5. `markKeyAsProcessed` writes only while `reservation` is still the current one (fencing) and
  *    expires the response after the expiration; it answers whether it wrote.
+ * 6. The reservation keeps `keyInfo.fingerprint`, and a duplicate's answer carries it back, in
+ *    flight or completed.
  */
 export interface IdempotencyKeyStore {
   isKeyProcessed(keyInfo: IdempotentKeyInfo): Promise<KeyCheckResult>;

@@ -63,6 +63,9 @@ export function idempotencyOptionsFailures(options: IdempotencyOptions): string[
   if (options.keyScopeResolver !== null && typeof options.keyScopeResolver !== 'function') {
     fail('keyScopeResolver must be null or a function');
   }
+  if (options.requestFingerprint !== null && typeof options.requestFingerprint !== 'function') {
+    fail('requestFingerprint must be null or a function');
+  }
   return failures;
 }
 

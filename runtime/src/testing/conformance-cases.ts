@@ -2,53 +2,14 @@
 // through the public store interface only.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import {
-  IN_FLIGHT_STATUS,
-  type IdempotencyKeyStore,
-  type KeyCheckResult,
-} from '../idempotency/store.js';
+import { IN_FLIGHT_STATUS } from '../idempotency/store.js';
+import { assertInFlight, assertSameBytes, reservationOf, roundTrip } from './conformance-assert.js';
 import type { ConformanceContext } from './conformance-context.js';
 import { conformanceKeyInfo } from './key-info.js';
 
 export interface ConformanceCase {
   readonly title: string;
   run(context: ConformanceContext): Promise<void>;
-}
-
-function reservationOf(result: KeyCheckResult, what: string): string {
-  assert.equal(result.processed, false, `${what}: expected the key to be new`);
-  if (result.processed) throw new Error('unreachable');
-  assert.equal(typeof result.reservation, 'string', `${what}: expected a reservation token`);
-  assert.ok(result.reservation.length > 0, `${what}: expected a non-empty reservation token`);
-  return result.reservation;
-}
-
-function assertInFlight(result: KeyCheckResult, what: string): void {
-  assert.deepEqual(result, { processed: true, response: null }, `${what}: expected in flight`);
-}
-
-function assertSameBytes(actual: Buffer | null, expected: Buffer, what: string): void {
-  assert.ok(Buffer.isBuffer(actual), `${what}: expected a Buffer body, got ${String(actual)}`);
-  assert.equal(actual.length, expected.length, `${what}: body length`);
-  assert.ok(actual.equals(expected), `${what}: body bytes differ`);
-}
-
-/** Reserves `key`, completes it with `body`, and checks the replay carries it back unchanged. */
-async function roundTrip(
-  context: ConformanceContext,
-  store: IdempotencyKeyStore,
-  key: string,
-  body: Buffer | null,
-): Promise<Buffer | null> {
-  const info = conformanceKeyInfo(key);
-  const reservation = reservationOf(await store.isKeyProcessed(info), key);
-  const wrote = await store.markKeyAsProcessed(info, context.response(200, body), reservation);
-  assert.equal(wrote, true, 'the reservation holder could not complete');
-  const replay = await store.isKeyProcessed(info);
-  assert.equal(replay.processed, true);
-  if (!replay.processed || !replay.response)
-    throw new assert.AssertionError({ message: 'no response replayed' });
-  return replay.response.body;
 }
 
 export const conformanceCases: readonly ConformanceCase[] = [

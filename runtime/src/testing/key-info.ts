@@ -10,6 +10,8 @@ export interface KeyInfoParts {
   method?: string;
   /** @default '/ORDERS' */
   endpoint?: string;
+  /** The request fingerprint the store keeps with the key. @default null */
+  fingerprint?: string | null;
 }
 
 /**
@@ -19,5 +21,11 @@ export interface KeyInfoParts {
  * await store.isKeyProcessed(conformanceKeyInfo('order-1', { scope: 'user:42' }));
  */
 export function conformanceKeyInfo(key: string, parts: KeyInfoParts = {}): IdempotentKeyInfo {
-  return buildKeyInfo(key, parts.method ?? 'POST', parts.endpoint ?? '/ORDERS', parts.scope ?? '');
+  return buildKeyInfo(
+    key,
+    parts.method ?? 'POST',
+    parts.endpoint ?? '/ORDERS',
+    parts.scope ?? '',
+    parts.fingerprint ?? null,
+  );
 }

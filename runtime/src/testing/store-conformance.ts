@@ -1,6 +1,7 @@
 // The store conformance suite: the rules of the idempotency store contract as runnable cases,
 // usable from mocha (or any runner with describe/it) or from a plain script.
 import { conformanceCases } from './conformance-cases.js';
+import { requestConformanceCases } from './conformance-request-cases.js';
 import { createConformanceContext, type StoreConformanceOptions } from './conformance-context.js';
 
 /** The part of a test runner the suite uses: mocha, jest and vitest globals all fit. */
@@ -20,7 +21,7 @@ export interface BoundConformanceCase {
  * closes the stores again.
  */
 export function storeConformanceCases(options: StoreConformanceOptions): BoundConformanceCase[] {
-  return conformanceCases.map((testCase) => ({
+  return [...conformanceCases, ...requestConformanceCases].map((testCase) => ({
     title: testCase.title,
     async run() {
       const context = createConformanceContext(options);

@@ -36,7 +36,7 @@ class NonAtomicStore implements IdempotencyKeyStore {
     const key = storageKey(this.timings.cachePrefix, info);
     const seen = this.keys.has(key);
     await sleep(5);
-    if (seen) return { processed: true, response: null };
+    if (seen) return { processed: true, response: null, fingerprint: null };
     const token = String(++this.next);
     this.keys.set(key, { token, body: null });
     return { processed: false, reservation: token };
@@ -108,7 +108,11 @@ describe('memory idempotency store', () => {
     expect(first.processed).to.equal(false);
     const held = (store as unknown as { entries: Map<string, { statusCode: number }> }).entries;
     expect(held.get(storageKey('mem', info))?.statusCode).to.equal(IN_FLIGHT_STATUS);
-    expect(await store.isKeyProcessed(info)).to.deep.equal({ processed: true, response: null });
+    expect(await store.isKeyProcessed(info)).to.deep.equal({
+      processed: true,
+      response: null,
+      fingerprint: null,
+    });
     await store.close();
   });
 

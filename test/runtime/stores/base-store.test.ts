@@ -82,6 +82,7 @@ const record = (fields: Partial<StoredRecord>): StoredRecord => ({
   contentType: '',
   createdAtMs: Date.now(),
   expiresAtMs: Date.now() + 30_000,
+  fingerprint: null,
   ...fields,
 });
 
@@ -115,7 +116,31 @@ describe('the base idempotency store', () => {
     expect(held).to.include({ statusCode: IN_FLIGHT_STATUS, body: null, contentType: '' });
     expect(held.expiresAtMs! - held.createdAtMs).to.equal(timings.inFlightReservationTimeoutMs);
     if (!first.processed) expect(held.reservation).to.equal(first.reservation);
-    expect(await store.isKeyProcessed(info)).to.deep.equal({ processed: true, response: null });
+    expect(await store.isKeyProcessed(info)).to.deep.equal({
+      processed: true,
+      response: null,
+      fingerprint: null,
+    });
+  });
+
+  it('keeps the reserving request’s fingerprint through completion and answers it to duplicates', async () => {
+    const store = new MapStore();
+    const first = conformanceKeyInfo('order-fp', { fingerprint: 'first' });
+    const check = await store.isKeyProcessed(first);
+    if (check.processed) throw new Error('expected a new key');
+    const other = conformanceKeyInfo('order-fp', { fingerprint: 'other' });
+    expect(await store.isKeyProcessed(other)).to.include({ fingerprint: 'first', response: null });
+    const response = {
+      statusCode: 201,
+      body: null,
+      contentType: 'application/json',
+      createdAt: new Date(),
+      expiresAt: null,
+    };
+    await store.markKeyAsProcessed(first, response, check.reservation);
+    const stored = store.records.get(storageKey(timings.cachePrefix, first))!;
+    expect(stored.fingerprint).to.equal('first');
+    expect(await store.isKeyProcessed(other)).to.include({ fingerprint: 'first' });
   });
 
   it('stores a completion for the holder, kept for the expiration, and replays it', async () => {
@@ -145,6 +170,7 @@ describe('the base idempotency store', () => {
         createdAt: new Date(stored.createdAtMs),
         expiresAt: new Date(stored.expiresAtMs!),
       },
+      fingerprint: null,
     });
   });
 
@@ -173,7 +199,11 @@ describe('the base idempotency store', () => {
     const expired = record({ expiresAtMs: Date.now() - 1 });
     store.script = [expired, record({ reservation: 'winner' })];
     store.loseTakeOvers = 1;
-    expect(await store.isKeyProcessed(info)).to.deep.equal({ processed: true, response: null });
+    expect(await store.isKeyProcessed(info)).to.deep.equal({
+      processed: true,
+      response: null,
+      fingerprint: null,
+    });
     expect(store.calls).to.deep.equal([
       'insertIfAbsent',
       'takeOverExpired someone-else',

@@ -21,12 +21,15 @@ interface Flaws {
   truncates?: boolean;
   /** Completes with the reservation's expiry instead of a new one after the expiration. */
   keepsReservationExpiry?: boolean;
+  /** Keeps no fingerprint: every duplicate answers null. */
+  forgetsFingerprints?: boolean;
 }
 
 interface Entry {
   response: CachedResponse;
   reservation: string;
   expiresAt: number;
+  fingerprint: string | null;
 }
 
 class MapStore implements IdempotencyKeyStore {
@@ -46,7 +49,11 @@ class MapStore implements IdempotencyKeyStore {
     if (this.flaws.racy) await new Promise((resolve) => setImmediate(resolve));
     if (entry && entry.expiresAt > Date.now()) {
       const inFlight = entry.response.statusCode === IN_FLIGHT_STATUS;
-      return { processed: true, response: inFlight ? null : entry.response };
+      return {
+        processed: true,
+        response: inFlight ? null : entry.response,
+        fingerprint: this.flaws.forgetsFingerprints ? null : entry.fingerprint,
+      };
     }
     const reservation = randomUUID();
     const now = Date.now();
@@ -61,6 +68,7 @@ class MapStore implements IdempotencyKeyStore {
       response: placeholder,
       reservation,
       expiresAt: now + this.timings.inFlightReservationTimeoutMs,
+      fingerprint: info.fingerprint,
     });
     return { processed: false, reservation };
   }
@@ -79,6 +87,7 @@ class MapStore implements IdempotencyKeyStore {
       response: { ...response, expiresAt: new Date(expiresAt) },
       reservation,
       expiresAt,
+      fingerprint: entry.fingerprint,
     });
     return true;
   }
@@ -120,6 +129,14 @@ describe('the store conformance suite', () => {
   it('fails a store that truncates long keys', async () => {
     expect(await failuresOf({ truncates: true })).to.deep.equal([
       'keeps keys of the maximum length (255) apart, ASCII or multi-byte, even when only the last character differs',
+    ]);
+  });
+
+  it('fails a store that keeps no request fingerprint', async () => {
+    expect(await failuresOf({ forgetsFingerprints: true })).to.deep.equal([
+      'answers duplicates with the fingerprint stored by the reservation, in flight and completed',
+      'gives a reclaimed key the fingerprint of the caller that reclaimed it',
+      'keeps any fingerprint string intact: long, non-ASCII, with separators',
     ]);
   });
 

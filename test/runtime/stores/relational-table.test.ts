@@ -72,6 +72,7 @@ for (const dialect of ['postgres', 'mysql'] as const) {
         'content_type',
         'created_at_ms',
         'expires_at_ms',
+        'fingerprint',
         'reservation',
         'status_code',
         'storage_key',
@@ -162,6 +163,7 @@ for (const dialect of ['postgres', 'mysql'] as const) {
         expect(await longStore.isKeyProcessed(live)).to.deep.equal({
           processed: true,
           response: null,
+          fingerprint: null,
         });
         expect(first.processed).to.equal(false);
       } finally {

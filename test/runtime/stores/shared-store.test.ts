@@ -109,9 +109,10 @@ for (const kind of ['postgres', 'mysql', 'redis'] as Kind[]) {
       killable.child.kill('SIGKILL');
       expect(await hanging).to.equal('killed');
 
-      // Within the killed process's in-flight timeout (3 s): both survivors refuse the key.
-      expect(await post(pair[0], key)).to.equal(409);
-      expect(await post(pair[1], key)).to.equal(409);
+      // Within the killed process's in-flight timeout (3 s): both survivors refuse the key (the
+      // retries repeat the request, so they are duplicates, not a reused key).
+      expect(await post(pair[0], key, { delayMs: 60_000 })).to.equal(409);
+      expect(await post(pair[1], key, { delayMs: 60_000 })).to.equal(409);
       expect(Date.now() - reservedAt, 'the 409s came within the timeout').to.be.below(3000);
 
       // After it: many concurrent retries across both processes, and exactly one runs the handler.
@@ -122,7 +123,7 @@ for (const kind of ['postgres', 'mysql', 'redis'] as Kind[]) {
       expect(statuses.filter((status) => status === 201)).to.have.length(1);
       expect(statuses.filter((status) => status === 409)).to.have.length(19);
       expect(await sideEffects(key)).to.equal(2);
-      expect(await post(pair[0], key)).to.equal(409);
+      expect(await post(pair[0], key, { delayMs: 20 })).to.equal(409);
     });
 
     it('fails requests with 500 while the store is silent, and serves again once it answers', async () => {

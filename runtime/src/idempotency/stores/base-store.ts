@@ -93,15 +93,17 @@ export abstract class BaseIdempotencyStore implements IdempotencyKeyStore {
         reservation,
         now,
         this.timings.inFlightReservationTimeoutMs,
+        keyInfo.fingerprint ?? null,
       );
       const current = await this.insertIfAbsent(key, placeholder);
       if (!current) continue;
       if (current.reservation === reservation) return { processed: false, reservation };
+      const { fingerprint } = current;
       switch (recordState(current, now)) {
         case RecordState.inFlight:
-          return { processed: true, response: null };
+          return { processed: true, response: null, fingerprint };
         case RecordState.completed:
-          return { processed: true, response: toCachedResponse(current) };
+          return { processed: true, response: toCachedResponse(current), fingerprint };
         case RecordState.expired:
           // Of several callers that read the same expired record, exactly one takes it over;
           // the others go round again and read the winner's reservation.
@@ -130,6 +132,8 @@ export abstract class BaseIdempotencyStore implements IdempotencyKeyStore {
       contentType: response.contentType,
       createdAtMs: now,
       expiresAtMs: now + this.timings.expirationMs,
+      // The reservation's fingerprint stays; stores that rewrite the whole record write it again.
+      fingerprint: keyInfo.fingerprint ?? null,
     });
   }
 

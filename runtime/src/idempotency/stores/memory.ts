@@ -28,6 +28,8 @@ interface Entry {
   readonly body: Buffer | null;
   readonly contentType: string;
   readonly createdAt: number;
+  /** The reserving request's fingerprint, kept through completion. */
+  readonly fingerprint: string | null;
 }
 
 function responseOf(entry: Entry): CachedResponse | null {
@@ -103,7 +105,11 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
     const key = storageKey(this.timings.cachePrefix, keyInfo);
     const current = this.entries.get(key);
     if (current && current.deadline > now) {
-      return Promise.resolve({ processed: true, response: responseOf(current) });
+      return Promise.resolve({
+        processed: true,
+        response: responseOf(current),
+        fingerprint: current.fingerprint,
+      });
     }
     // Absent, expired, or a reservation past its timeout: reserve (or reclaim) in this same step.
     // The token only fences holders within this process, so a counter is enough.
@@ -116,6 +122,7 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
       body: null,
       contentType: '',
       createdAt: now,
+      fingerprint: keyInfo.fingerprint ?? null,
     };
     this.entries.set(key, entry);
     this.reservations.push(entry);
@@ -145,6 +152,7 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
       body: response.body,
       contentType: this.shared(response.contentType),
       createdAt: response.createdAt.getTime(),
+      fingerprint: current.fingerprint,
     };
     this.entries.set(key, entry);
     this.responses.push(entry);

@@ -8,13 +8,16 @@ function quote(identifier: string): string {
     .join('.');
 }
 
-const COLUMNS = 'status_code, body, content_type, created_at_ms, expires_at_ms, reservation';
+import { ADDED_COLUMNS } from './table-columns.js';
+
+const COLUMNS =
+  'status_code, body, content_type, created_at_ms, expires_at_ms, reservation, fingerprint';
 
 /** Every statement the MySQL store sends, for one table. */
 export function mysqlStatements(tableName: string) {
   const t = quote(tableName);
   const select = `SELECT ${COLUMNS} FROM ${t} WHERE storage_key = ?`;
-  const insert = `INSERT INTO ${t} (storage_key, ${COLUMNS}) VALUES (?, ?, NULL, '', ?, ?, ?)
+  const insert = `INSERT INTO ${t} (storage_key, ${COLUMNS}) VALUES (?, ?, NULL, '', ?, ?, ?, ?)
 ON DUPLICATE KEY UPDATE storage_key = storage_key`;
   return {
     /**
@@ -31,11 +34,21 @@ ON DUPLICATE KEY UPDATE storage_key = storage_key`;
   created_at_ms bigint NOT NULL,
   expires_at_ms bigint NOT NULL,
   reservation varchar(64) NOT NULL,
+  fingerprint text NULL,
   PRIMARY KEY (storage_key),
   KEY expires_at_ms_idx (expires_at_ms)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
     ],
     dropTable: `DROP TABLE IF EXISTS ${t}`,
+    /**
+     * Brings a table made by an older release up to date. MySQL 8 has no ADD COLUMN IF NOT
+     * EXISTS: a column already there fails with ER_DUP_FIELDNAME, which the caller ignores.
+     */
+    addColumns: ADDED_COLUMNS.map((column) => `ALTER TABLE ${t} ADD COLUMN ${column} text NULL`),
+    /** A column already gone fails with ER_CANT_DROP_FIELD_OR_KEY, which the caller ignores. */
+    dropAddedColumns: ADDED_COLUMNS.map((column) => `ALTER TABLE ${t} DROP COLUMN ${column}`),
+    /** Fails with ER_BAD_FIELD_ERROR (1054) on a table an upgrade has not reached. */
+    probeColumns: `SELECT ${ADDED_COLUMNS.join(', ')} FROM ${t} WHERE 1 = 0`,
     /**
      * Reserve, relying on the primary key, then read: the race it closes is drawn at
      * `MySqlIdempotencyStore.insertIfAbsent`, like those of the statements below. Sent in one
@@ -46,7 +59,8 @@ ON DUPLICATE KEY UPDATE storage_key = storage_key`;
     reserveAndRead: `${insert};\n${select}`,
     /** Take over an expired row only if nobody did since we read it (same old token). */
     reclaim: `UPDATE ${t}
-SET status_code = ?, body = NULL, content_type = '', created_at_ms = ?, expires_at_ms = ?, reservation = ?
+SET status_code = ?, body = NULL, content_type = '', created_at_ms = ?, expires_at_ms = ?, reservation = ?,
+  fingerprint = ?
 WHERE storage_key = ? AND reservation = ? AND expires_at_ms <= ?`,
     /** Fenced completion: only the holder of the current in-flight reservation writes. */
     complete: `UPDATE ${t}

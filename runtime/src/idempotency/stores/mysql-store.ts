@@ -22,11 +22,14 @@ interface RowShape extends mysql.RowDataPacket {
   created_at_ms: string | number;
   expires_at_ms: string | number;
   reservation: string;
+  fingerprint: string | null;
 }
 
 /** InnoDB picks a victim when concurrent inserts on one key deadlock; the statement is retried. */
 const ER_LOCK_DEADLOCK = 1213;
 const ER_LOCK_WAIT_TIMEOUT = 1205;
+const ER_BAD_FIELD_ERROR = 1054;
+const ER_DUP_FIELDNAME = 1060;
 
 /**
  * Opens the pool the store owns when given a URL. `multipleStatements` lets the reserve send its
@@ -141,7 +144,14 @@ export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
    * when the connection allows multiple statements, else as a second round trip.
    */
   protected async insertIfAbsent(key: string, p: NewRecord): Promise<StoredRecord | undefined> {
-    const insertValues = [key, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation];
+    const insertValues = [
+      key,
+      p.statusCode,
+      p.createdAtMs,
+      p.expiresAtMs,
+      p.reservation,
+      p.fingerprint,
+    ];
     const rows = await this.run('reserve a key', async (connection) => {
       if (this.multi) {
         const [results] = await connection.query(this.sql.reserveAndRead, [...insertValues, key]);
@@ -173,6 +183,7 @@ export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
         p.createdAtMs,
         p.expiresAtMs,
         p.reservation,
+        p.fingerprint,
         key,
         expired.reservation,
         p.createdAtMs,
@@ -230,6 +241,27 @@ export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
     for (const statement of this.sql.createTable) {
       await this.run('create the key table', (connection) => connection.query(statement));
     }
+    for (const statement of this.sql.addColumns) {
+      try {
+        await this.run('upgrade the key table', (connection) => connection.query(statement));
+      } catch (error) {
+        // The column is there already (a new table, or another instance added it first).
+        if ((error as { errno?: number }).errno !== ER_DUP_FIELDNAME) throw error;
+      }
+    }
+  }
+
+  protected async lacksAddedColumns(): Promise<boolean> {
+    try {
+      await this.run('check the key table', (connection) =>
+        connection.query(this.sql.probeColumns),
+      );
+      return false;
+    } catch (error) {
+      // A table from an older release. Anything else (no table yet, no server) shows on the
+      // first request, as it always has.
+      return (error as { errno?: number }).errno === ER_BAD_FIELD_ERROR;
+    }
   }
 
   protected async closeConnections(): Promise<void> {
@@ -245,5 +277,6 @@ function toRecord(row: RowShape): StoredRecord {
     createdAtMs: Number(row.created_at_ms),
     expiresAtMs: Number(row.expires_at_ms),
     reservation: row.reservation,
+    fingerprint: row.fingerprint ?? null,
   };
 }

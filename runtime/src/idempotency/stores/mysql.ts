@@ -10,7 +10,10 @@ import {
 } from './relational-registration.js';
 import type { RelationalStoreSettings } from './store-settings.js';
 
-export { createIdempotencyKeysMigration } from './migration.js';
+export {
+  createIdempotencyKeysMigration,
+  createIdempotencyKeysUpgradeMigration,
+} from './migration.js';
 export type { IdempotencyKeysMigration, IdempotencyKeysMigrationOptions } from './migration.js';
 export type { RelationalStoreHandle } from './relational-registration.js';
 export type { RelationalStoreSettings, StoreLogger } from './store-settings.js';

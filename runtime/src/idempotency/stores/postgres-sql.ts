@@ -14,7 +14,10 @@ function indexName(tableName: string): string {
   return `"${`${table}_expires_at_ms_idx`.slice(0, 63)}"`;
 }
 
-const COLUMNS = 'status_code, body, content_type, created_at_ms, expires_at_ms, reservation';
+import { ADDED_COLUMNS } from './table-columns.js';
+
+const COLUMNS =
+  'status_code, body, content_type, created_at_ms, expires_at_ms, reservation, fingerprint';
 
 /** Every statement the PostgreSQL store sends, for one table. */
 export function postgresStatements(tableName: string) {
@@ -32,18 +35,31 @@ export function postgresStatements(tableName: string) {
   content_type text NOT NULL,
   created_at_ms bigint NOT NULL,
   expires_at_ms bigint NOT NULL,
-  reservation varchar(64) NOT NULL
+  reservation varchar(64) NOT NULL,
+  fingerprint text NULL
 )`,
       `CREATE INDEX IF NOT EXISTS ${indexName(tableName)} ON ${t} (expires_at_ms)`,
     ],
     dropTable: `DROP TABLE IF EXISTS ${t}`,
+    /**
+     * Brings a table made by an older release up to date. IF NOT EXISTS, never an error to catch:
+     * a failed statement would abort the transaction a Knex migration runs in.
+     */
+    addColumns: ADDED_COLUMNS.map(
+      (column) => `ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS ${column} text NULL`,
+    ),
+    dropAddedColumns: ADDED_COLUMNS.map(
+      (column) => `ALTER TABLE ${t} DROP COLUMN IF EXISTS ${column}`,
+    ),
+    /** Fails with undefined_column (42703) on a table an upgrade has not reached. */
+    probeColumns: `SELECT ${ADDED_COLUMNS.join(', ')} FROM ${t} WHERE false`,
     /**
      * Reserve or read, one statement: the race it closes is drawn at
      * `PostgresIdempotencyStore.insertIfAbsent`, like those of the statements below.
      */
     insertOrRead: `WITH inserted AS (
   INSERT INTO ${t} (storage_key, ${COLUMNS})
-  VALUES ($1, $2, NULL, '', $3, $4, $5)
+  VALUES ($1, $2, NULL, '', $3, $4, $5, $6)
   ON CONFLICT (storage_key) DO NOTHING
   RETURNING ${COLUMNS}
 )
@@ -52,7 +68,8 @@ UNION ALL
 SELECT ${COLUMNS} FROM ${t} WHERE storage_key = $1`,
     /** Take over an expired row only if nobody did since we read it (same old token). */
     reclaim: `UPDATE ${t}
-SET status_code = $3, body = NULL, content_type = '', created_at_ms = $4, expires_at_ms = $5, reservation = $6
+SET status_code = $3, body = NULL, content_type = '', created_at_ms = $4, expires_at_ms = $5, reservation = $6,
+  fingerprint = $7
 WHERE storage_key = $1 AND reservation = $2 AND expires_at_ms <= $4`,
     /** Fenced completion: only the holder of the current in-flight reservation writes. */
     complete: `UPDATE ${t}

@@ -19,6 +19,7 @@ interface RowShape {
   created_at_ms: string | number;
   expires_at_ms: string | number;
   reservation: string;
+  fingerprint: string | null;
 }
 
 /** Opens the pool the store owns when given a URL, with the store's timeouts built in. */
@@ -115,7 +116,7 @@ export class PostgresIdempotencyStore extends RelationalIdempotencyStore {
     const result = await this.query<RowShape>('reserve a key', {
       name: this.names.insertOrRead,
       text: this.sql.insertOrRead,
-      values: [key, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation],
+      values: [key, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation, p.fingerprint],
     });
     // Both branches can answer when the old row was deleted while we inserted: ours wins.
     const rows = result.rows.map(toRecord);
@@ -136,7 +137,15 @@ export class PostgresIdempotencyStore extends RelationalIdempotencyStore {
     const result = await this.query('reclaim an expired key', {
       name: this.names.reclaim,
       text: this.sql.reclaim,
-      values: [key, expired.reservation, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation],
+      values: [
+        key,
+        expired.reservation,
+        p.statusCode,
+        p.createdAtMs,
+        p.expiresAtMs,
+        p.reservation,
+        p.fingerprint,
+      ],
     });
     return result.rowCount === 1;
   }
@@ -191,14 +200,26 @@ export class PostgresIdempotencyStore extends RelationalIdempotencyStore {
   }
 
   protected async createTable(): Promise<void> {
-    for (const statement of this.sql.createTable) {
+    for (const statement of [...this.sql.createTable, ...this.sql.addColumns]) {
       try {
         await this.query('create the key table', { text: statement });
       } catch (error) {
-        // Two instances starting together can race on IF NOT EXISTS (duplicate type/relation).
+        // Two instances starting together can race on IF NOT EXISTS (duplicate type, relation
+        // or column).
         const code = (error as { code?: string }).code;
-        if (code !== '23505' && code !== '42P07') throw error;
+        if (code !== '23505' && code !== '42P07' && code !== '42701') throw error;
       }
+    }
+  }
+
+  protected async lacksAddedColumns(): Promise<boolean> {
+    try {
+      await this.query('check the key table', { text: this.sql.probeColumns });
+      return false;
+    } catch (error) {
+      // 42703 undefined_column: a table from an older release. Anything else (no table yet, no
+      // server) shows on the first request, as it always has.
+      return (error as { code?: string }).code === '42703';
     }
   }
 
@@ -216,5 +237,6 @@ function toRecord(row: RowShape): StoredRecord {
     createdAtMs: Number(row.created_at_ms),
     expiresAtMs: Number(row.expires_at_ms),
     reservation: row.reservation,
+    fingerprint: row.fingerprint ?? null,
   };
 }

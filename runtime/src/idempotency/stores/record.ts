@@ -31,6 +31,8 @@ export interface StoredRecord {
   readonly createdAtMs: number;
   /** End of the reservation, or of the response's validity; `null` means no expiry. */
   readonly expiresAtMs: number | null;
+  /** The fingerprint of the request that reserved the key; `null` when none was kept. */
+  readonly fingerprint: string | null;
 }
 
 /** A record a store is asked to write: it always expires (the in-flight timeout or `expiration`). */
@@ -45,7 +47,12 @@ export function recordState(record: StoredRecord, now: number): RecordState {
 }
 
 /** A reservation placeholder for `reservation`, written at `now`, held for `timeoutMs`. */
-export function inFlightRecord(reservation: string, now: number, timeoutMs: number): NewRecord {
+export function inFlightRecord(
+  reservation: string,
+  now: number,
+  timeoutMs: number,
+  fingerprint: string | null,
+): NewRecord {
   return {
     reservation,
     statusCode: IN_FLIGHT_STATUS,
@@ -53,6 +60,7 @@ export function inFlightRecord(reservation: string, now: number, timeoutMs: numb
     contentType: '',
     createdAtMs: now,
     expiresAtMs: now + timeoutMs,
+    fingerprint,
   };
 }
 

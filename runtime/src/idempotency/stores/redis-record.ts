@@ -4,7 +4,8 @@
 //
 //   bytes 0..35   reservation token (a UUID, 36 ASCII characters)
 //   bytes 36..38  status code, three ASCII digits (102 = in flight)
-//   then          JSON metadata {c: content type, t: created ms, e: expires ms | null, n: 1 if no body}
+//   then          JSON metadata {c: content type, t: created ms, e: expires ms | null, n: 1 if no
+//                 body, f: request fingerprint (absent when none)}
 //   then          "\n" and the body bytes, untouched
 import { IN_FLIGHT_STATUS } from '../store.js';
 import type { StoredRecord } from './record.js';
@@ -16,6 +17,7 @@ interface Meta {
   t: number;
   e: number | null;
   n?: 1;
+  f?: string;
 }
 
 /** The fixed-offset head the scripts compare: token followed by the three status digits. */
@@ -34,6 +36,7 @@ export function recordHead(reservation: string, statusCode: number = IN_FLIGHT_S
 export function encodeRecord(record: StoredRecord): Buffer {
   const meta: Meta = { c: record.contentType, t: record.createdAtMs, e: record.expiresAtMs };
   if (record.body === null) meta.n = 1;
+  if (record.fingerprint !== null) meta.f = record.fingerprint;
   const head = Buffer.from(
     `${recordHead(record.reservation, record.statusCode)}${JSON.stringify(meta)}\n`,
   );
@@ -52,6 +55,8 @@ export function decodeRecord(value: Buffer): StoredRecord {
     contentType: meta.c,
     createdAtMs: meta.t,
     expiresAtMs: meta.e,
+    // Absent in entries written before fingerprints were kept.
+    fingerprint: meta.f ?? null,
     // Copy: the reply buffer may be a slice of a larger socket buffer.
     body: meta.n === 1 ? null : Buffer.from(value.subarray(newline + 1)),
   };

@@ -7,6 +7,7 @@ import type { StoreTimings } from '../store.js';
 import { BaseIdempotencyStore } from './base-store.js';
 import { IdempotencyStoreError, IdempotencyStoreErrorCode } from './store-errors.js';
 import type { ResolvedRelationalSettings } from './store-settings.js';
+import { ADDED_COLUMNS } from './table-columns.js';
 
 /** `storage_key` is VARCHAR(255); the digest and its colon take 65 of those characters. */
 export const MAX_RELATIONAL_PREFIX_LENGTH = 255 - 65;
@@ -33,8 +34,10 @@ export abstract class RelationalIdempotencyStore extends BaseIdempotencyStore {
 
   /** Deletes at most `limit` rows expired at `nowMs`; answers how many. */
   protected abstract purgeBatch(nowMs: number, limit: number): Promise<number>;
-  /** Creates the table and its index when missing. */
+  /** Creates the table and its index when missing, and adds the columns an older table lacks. */
   protected abstract createTable(): Promise<void>;
+  /** True when the table exists but lacks a column added since (`ADDED_COLUMNS`). */
+  protected abstract lacksAddedColumns(): Promise<boolean>;
   /** Closes the pool when the store opened it. */
   protected abstract closeConnections(): Promise<void>;
 
@@ -63,6 +66,14 @@ export abstract class RelationalIdempotencyStore extends BaseIdempotencyStore {
 
   async start(): Promise<void> {
     if (this.settings.createTable) await this.createTable();
+    else if (await this.lacksAddedColumns()) {
+      throw new IdempotencyStoreError(
+        IdempotencyStoreErrorCode.tableOutdated,
+        this.storeName,
+        `the table ${this.settings.tableName} lacks the columns ${ADDED_COLUMNS.join(', ')}: ` +
+          'add a migration exporting createIdempotencyKeysUpgradeMigration() and run it, or set createTable: true',
+      );
+    }
     if (this.settings.purgeIntervalMs > 0 && !this.purgeTimer) {
       this.purgeTimer = setInterval(() => {
         this.purgeExpired().then(

@@ -11,6 +11,8 @@ export const IdempotencyStoreErrorCode = {
   notStarted: 'idempotency_store_not_started',
   /** The store kept losing a race for one key and gave up instead of spinning. */
   contention: 'idempotency_store_contention',
+  /** The key table was made by an older release and lacks a column; run the upgrade migration. */
+  tableOutdated: 'idempotency_store_table_outdated',
 } as const;
 
 export type IdempotencyStoreErrorCode =

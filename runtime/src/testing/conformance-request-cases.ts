@@ -1,0 +1,78 @@
+// Conformance cases for what a store keeps about the request and response besides the body: the
+// request fingerprint that tells a retry from a reused key.
+import assert from 'node:assert/strict';
+import type { KeyCheckResult } from '../idempotency/store.js';
+import { assertInFlight, reservationOf } from './conformance-assert.js';
+import type { ConformanceCase } from './conformance-cases.js';
+import { conformanceKeyInfo } from './key-info.js';
+
+const FIRST = 'a'.repeat(64);
+const SECOND = 'b'.repeat(64);
+
+function fingerprintOf(result: KeyCheckResult, what: string): string | null {
+  assert.equal(result.processed, true, `${what}: expected a duplicate`);
+  if (!result.processed) throw new Error('unreachable');
+  assert.notEqual(result.fingerprint, undefined, `${what}: the answer carries no fingerprint`);
+  return result.fingerprint;
+}
+
+export const requestConformanceCases: readonly ConformanceCase[] = [
+  {
+    title:
+      'answers duplicates with the fingerprint stored by the reservation, in flight and completed',
+    async run(context) {
+      const store = await context.store();
+      const first = conformanceKeyInfo('fingerprinted', { fingerprint: FIRST });
+      const other = conformanceKeyInfo('fingerprinted', { fingerprint: SECOND });
+      const reservation = reservationOf(await store.isKeyProcessed(first), 'first call');
+      const inFlight = await store.isKeyProcessed(other);
+      assertInFlight(inFlight, 'a duplicate with another fingerprint');
+      assert.equal(fingerprintOf(inFlight, 'in flight'), FIRST, 'the in-flight fingerprint');
+      const response = context.response(201, Buffer.from('{"id":1}'));
+      assert.equal(await store.markKeyAsProcessed(first, response, reservation), true);
+      const completed = await store.isKeyProcessed(other);
+      assert.ok(completed.processed && completed.response, 'the completed key replays');
+      assert.equal(fingerprintOf(completed, 'completed'), FIRST, 'the completed fingerprint');
+    },
+  },
+  {
+    title: 'answers a null fingerprint for a key reserved without one',
+    async run(context) {
+      const store = await context.store();
+      const bare = conformanceKeyInfo('no-fingerprint');
+      const reservation = reservationOf(await store.isKeyProcessed(bare), 'first call');
+      const probe = conformanceKeyInfo('no-fingerprint', { fingerprint: SECOND });
+      assert.equal(fingerprintOf(await store.isKeyProcessed(probe), 'in flight'), null);
+      await store.markKeyAsProcessed(bare, context.response(200, null), reservation);
+      assert.equal(fingerprintOf(await store.isKeyProcessed(probe), 'completed'), null);
+    },
+  },
+  {
+    title: 'gives a reclaimed key the fingerprint of the caller that reclaimed it',
+    async run(context) {
+      const store = await context.shortLivedStore();
+      reservationOf(
+        await store.isKeyProcessed(conformanceKeyInfo('refingerprinted', { fingerprint: FIRST })),
+        'first call',
+      );
+      await context.waitPastShortTimeout();
+      const second = conformanceKeyInfo('refingerprinted', { fingerprint: SECOND });
+      reservationOf(await store.isKeyProcessed(second), 'after the in-flight timeout');
+      const duplicate = await store.isKeyProcessed(second);
+      assert.equal(fingerprintOf(duplicate, 'after the reclaim'), SECOND);
+    },
+  },
+  {
+    title: 'keeps any fingerprint string intact: long, non-ASCII, with separators',
+    async run(context) {
+      const store = await context.store();
+      // A custom requestFingerprint may return any string, not only a hex digest.
+      const fingerprint = `v2|POST /orders|${'注文😀'.repeat(40)}|"quoted"\n`;
+      const info = conformanceKeyInfo('custom-fingerprint', { fingerprint });
+      const reservation = reservationOf(await store.isKeyProcessed(info), 'first call');
+      assert.equal(fingerprintOf(await store.isKeyProcessed(info), 'in flight'), fingerprint);
+      await store.markKeyAsProcessed(info, context.response(200, Buffer.from('ok')), reservation);
+      assert.equal(fingerprintOf(await store.isKeyProcessed(info), 'completed'), fingerprint);
+    },
+  },
+];
