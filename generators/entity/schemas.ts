@@ -56,6 +56,8 @@ export function requestSchema(params: readonly ParamModel[]): Record<string, unk
         ? { ...p, minLength: 1 }
         : p;
     properties[p.name.camel] = valueSchema(typed, !p.required, true);
+    // A required many-to-many names at least one row.
+    if (p.required && isMany(p)) (properties[p.name.camel] as Record<string, unknown>).minItems = 1;
   }
   const required = params.filter((p) => p.required).map((p) => p.name.camel);
   return { type: 'object', properties, ...(required.length ? { required } : {}) };

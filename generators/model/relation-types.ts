@@ -11,6 +11,13 @@ export interface RelationTarget {
   resource: string;
   folder: string;
   owned: boolean;
+  /**
+   * Ids of the rows its seed (or its reference data) creates: what seeds and generated tests of
+   * the entities referring to it name.
+   */
+  rowIds: string[];
+  /** Its DELETE route requires an idempotency key. */
+  deleteNeedsKey: boolean;
 }
 
 /** A reference of this entity (`customerId`) and what its nested member (`customer`) shows. */

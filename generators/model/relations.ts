@@ -2,6 +2,7 @@
 // against the entity it names (it exists, the fields it shows are that entity's, no cycle that no
 // migration order could create), resolved into plain data for the views, and the order in which
 // entities must be generated and migrated (every referenced entity first).
+import { stableUuid } from '@slicekit/runtime/fields';
 import { EntitySpecError, type SpecProblem } from './errors.js';
 import { cycleProblems, referencesOf, routeProblems } from './relation-checks.js';
 import type {
@@ -13,6 +14,21 @@ import type {
 } from './relation-types.js';
 import type { EntityModel, FieldModel } from './types.js';
 
+/** How many sample rows a seed writes (generators/entity/views/seed.ts). */
+const SEED_ROWS = 5;
+
+/** The ids of the rows an entity's seed, or its reference data, creates. */
+function rowIds(e: EntityModel): string[] {
+  const reference = e.referenceData;
+  if (reference) {
+    return reference.rows.map((row) => {
+      const identity = reference.key.map((f) => String(row[f.name.camel])).join(':');
+      return stableUuid(`${e.name.pascal}:reference:${identity}`);
+    });
+  }
+  return Array.from({ length: SEED_ROWS }, (_, i) => stableUuid(`${e.name.pascal}:row:${i}`));
+}
+
 const targetOf = (e: EntityModel): RelationTarget => ({
   name: e.name,
   plural: e.plural,
@@ -20,6 +36,8 @@ const targetOf = (e: EntityModel): RelationTarget => ({
   resource: e.resource,
   folder: e.folder,
   owned: e.owned,
+  rowIds: rowIds(e),
+  deleteNeedsKey: e.idempotent.includes('Delete'),
 });
 
 /** What a nested member of `target` shows by default: its own short fields the DTO has. */

@@ -26,5 +26,14 @@ export function openApiView(model: EntityModel, base: SliceBase) {
     statesMethod: m.kind === 'action' && m.verb !== 'POST',
     statesRequestName: m.requestName !== `${m.name.pascal}${model.name.pascal}Request`,
   }));
-  return { ...base, ...byKind(methods), ...nestedRoutes(model) };
+  const relations = model.relations;
+  const referenced = [...(relations?.references ?? []), ...(relations?.links ?? [])].map(
+    (r) => r.target.name.pascal,
+  );
+  return {
+    ...base,
+    ...byKind(methods),
+    ...nestedRoutes(model),
+    referencedEntities: [...new Set(referenced)],
+  };
 }

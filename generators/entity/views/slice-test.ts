@@ -4,19 +4,22 @@ import type { EntityModel, FieldModel, MethodModel, ParamModel } from '../../mod
 import { sampleValue, wrongValue } from '../samples.js';
 import { eachMethod, type SliceBase } from './base.js';
 import { eventNameOf } from './events.js';
+import { referenceSample, relationTestsView } from './relation-tests.js';
 import { distinctFields } from './values.js';
 
-/** A request body that passes validation, from sample row `row`. */
+/** A request body that passes validation, from sample row `row`; references name seeded rows. */
 function validBody(
+  model: EntityModel,
   params: readonly ParamModel[],
   row: number,
-  seed: string,
   unique: ReadonlySet<FieldModel>,
 ): Record<string, unknown> {
   return Object.fromEntries(
     params.map((p) => [
       p.name.camel,
-      sampleValue(p, row, seed, p.field !== undefined && unique.has(p.field)),
+      p.field?.reference
+        ? referenceSample(model, p.field, row)
+        : sampleValue(p, row, model.name.pascal, p.field !== undefined && unique.has(p.field)),
     ]),
   );
 }
@@ -63,22 +66,21 @@ function concurrentChanges<M extends { hasExpected: boolean }>(
 }
 
 export function sliceTestView(model: EntityModel, base: SliceBase) {
-  const seed = model.name.pascal;
   const dtoNames = new Set(model.dto.map((f) => f.name.camel));
   const unique = distinctFields(model);
   const reference = model.referenceData;
 
   const methods = eachMethod(model, base, (m, _, i) => {
-    const body = validBody(m.params, i + 1, seed, unique);
+    const body = validBody(model, m.params, i + 1, unique);
     const expected = expectedAfter(m, body, dtoNames);
     return {
       testBody: body,
-      unknownBody: validBody(m.params, i + 2, seed, unique),
+      unknownBody: validBody(model, m.params, i + 2, unique),
       expected,
       hasExpected: Object.keys(expected).length > 0,
     };
   });
-  const createBody = validBody(model.create, 0, seed, unique);
+  const createBody = validBody(model, model.create, 0, unique);
   const createdEvent = model.events.find((event) => event.operation === 'Created');
   // A unique group the create request sets whole: a second create with the same body repeats it.
   const createNames = new Set(model.create.map((p) => p.name.camel));
@@ -89,6 +91,7 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
 
   return {
     ...base,
+    ...relationTestsView(model, base, (row) => validBody(model, model.create, row, unique)),
     methods,
     firstMethod: methods[0],
     concurrentChanges: concurrentChanges(model, methods),
@@ -104,9 +107,9 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
             : createBody[p.name.camel],
         ]),
     ),
-    secondBody: validBody(model.create, 1, seed, unique),
+    secondBody: validBody(model, model.create, 1, unique),
     // The ownership test's own row: unique values of its own, apart from the first create's.
-    ownerBody: validBody(model.create, 3, seed, unique),
+    ownerBody: validBody(model, model.create, 3, unique),
     duplicateFields: duplicateGroup?.map((f) => f.name.camel),
     testInvalid: model.validate && model.create.length > 0,
     invalidBody: Object.fromEntries(model.create.map((p) => [p.name.camel, wrongValue(p)])),

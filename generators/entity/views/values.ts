@@ -17,6 +17,7 @@ export type EntityValue =
 export type ColumnValue =
   | { variable: string }
   | { next: string; sequence: string }
+  | { pick: string; index: number }
   | { json: true; value: unknown }
   | { date: string }
   | { value: unknown };

@@ -34,6 +34,7 @@ function operationObject(
   op: ResolvedOperation,
   dtoName: string,
   options: OpenApiBuildOptions,
+  referenced: ReadonlySet<string> = new Set(),
 ): Record<string, unknown> {
   const d = op.description;
   const parameters: unknown[] = [];
@@ -80,9 +81,21 @@ function operationObject(
       `The ${slice.entity} changed since the version named in If-Match; read it again and retry.`,
     );
   }
-  if (d.idempotent) {
-    responses['409'] = problemResponse(
-      'This idempotency key was already used, or its first request is still running.',
+  const conflicts = [
+    d.idempotent
+      ? 'this idempotency key was already used, or its first request is still running'
+      : '',
+    d.kind === 'delete' && referenced.has(slice.entity)
+      ? `other rows still refer to this ${slice.entity} (onDelete: restrict)`
+      : '',
+  ].filter(Boolean);
+  if (conflicts.length > 0) {
+    const text = conflicts.join('; or ');
+    responses['409'] = problemResponse(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
+  }
+  if (d.request && (slice.references ?? []).length > 0) {
+    responses['422'] = problemResponse(
+      `A reference names no ${slice.references!.join(' or ')} the caller can see (crud.invalid_reference).`,
     );
   }
 
@@ -117,6 +130,7 @@ export function buildOpenApiDocument(
   if (problems.length > 0) throw new OpenApiDescriptionError(problems);
 
   const schemas: Record<string, unknown> = { [PROBLEM_SCHEMA]: problemDetailsSchema };
+  const referenced = new Set(slices.flatMap((slice) => slice.references ?? []));
   const paths: OpenApiDocument['paths'] = {};
   const operationIds = new Set<string>();
   const tags: string[] = [];
@@ -153,7 +167,7 @@ export function buildOpenApiDocument(
         schemas[op.requestName] = toOpenApiSchema(description.request);
       }
       idempotent ||= description.idempotent === true;
-      item[op.method] = operationObject(slice, op, dtoName, options);
+      item[op.method] = operationObject(slice, op, dtoName, options, referenced);
     }
   }
   if (problems.length > 0) throw new OpenApiDescriptionError(problems);

@@ -76,6 +76,12 @@ export interface SliceDescription {
   tag?: string;
   /** The routes the slice maps (what `exclude` left). */
   operations: readonly OperationDescription[];
+  /**
+   * The entities its rows refer to (references, many-to-manys): its writes may answer 422 for a
+   * reference to no visible row, and those entities' deletes 409 while a row refers to them.
+   * @default none
+   */
+  references?: readonly string[];
 }
 
 export interface OpenApiBuildOptions {

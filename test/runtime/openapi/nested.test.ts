@@ -54,3 +54,36 @@ describe('OpenAPI document of nested routes', () => {
     ]);
   });
 });
+
+describe('OpenAPI document of references', () => {
+  const customerSlice: SliceDescription = {
+    entity: 'Customer',
+    path: '/v1/customers',
+    dto: { type: 'object', properties: { id: uuid } },
+    operations: [{ kind: 'delete' }],
+  };
+  const document = buildOpenApiDocument([customerSlice, { ...orderSlice, references: ['Order'] }]);
+  const responses = (method: string, path: string) =>
+    (document.paths[path]![method] as { responses: Record<string, { description: string }> })
+      .responses;
+
+  it('documents 422 on the writes of a slice with references', () => {
+    expect(responses('post', '/v1/order-lines')['422']!.description).to.contain(
+      'A reference names no Order the caller can see',
+    );
+  });
+
+  it('documents 409 only on the deletes of entities another slice refers to', () => {
+    expect(responses('delete', '/v1/customers/{id}')).not.to.have.property('409');
+    const referenced = buildOpenApiDocument([
+      { ...customerSlice },
+      { ...orderSlice, references: ['Customer'] },
+    ]);
+    const conflict = (
+      referenced.paths['/v1/customers/{id}']!.delete as {
+        responses: Record<string, { description: string }>;
+      }
+    ).responses['409']!;
+    expect(conflict.description).to.contain('Other rows still refer to this Customer');
+  });
+});
