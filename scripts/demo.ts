@@ -4,12 +4,18 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { addEntity, databaseOf, generateApp, productSpec } from './generate.js';
+import { addEntity, databaseOf, generateApp, productSpec, shopSpecs } from './generate.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // DEMO_DIR lets the end-to-end test run a demo without touching the one a developer has open.
 const demoDir = resolve(process.env.DEMO_DIR ?? join(root, '.demo'));
-const appDir = join(demoDir, 'product-demo');
+const demo = process.env.DEMO || 'product';
+if (demo !== 'product' && demo !== 'shop') {
+  console.error(`demo: DEMO="${demo}" is not a demo; use product (the default) or shop`);
+  process.exit(1);
+}
+const shop = demo === 'shop';
+const appDir = join(demoDir, `${demo}-demo`);
 const port = process.env.PORT || '3000';
 const databaseUrl = process.env.DATABASE_URL || join(appDir, 'data', 'demo.sqlite');
 const seed = process.env.SEED !== '0';
@@ -37,12 +43,13 @@ function step(script: string): void {
 }
 
 const shown = relative(process.cwd(), appDir) || '.';
-console.log(`demo: generating the Product app in ${shown} for ${databaseOf(databaseUrl)}`);
+const what = shop ? 'shop' : 'Product';
+console.log(`demo: generating the ${what} app in ${shown} for ${databaseOf(databaseUrl)}`);
 rmSync(appDir, { recursive: true, force: true });
-await generateApp({ directory: appDir, name: 'product-demo', database: databaseOf(databaseUrl) });
-// A fixed migration name: a server database migrated by an earlier demo run stays usable.
-await addEntity(appDir, productSpec, { now: '2024-05-01T09:30:00Z' });
-subscribeToProductCreated();
+await generateApp({ directory: appDir, name: `${demo}-demo`, database: databaseOf(databaseUrl) });
+// Fixed migration names: a server database migrated by an earlier demo run stays usable.
+await addEntity(appDir, shop ? shopSpecs : productSpec, { now: '2024-05-01T09:30:00Z' });
+if (!shop) subscribeToProductCreated();
 
 step('src/migrate.ts');
 if (seed) step('src/seed.ts');
@@ -58,8 +65,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 server.on('exit', (code) => process.exit(code ?? 0));
 
 const base = `http://localhost:${port}`;
-await waitForServer(`${base}/v1/products`);
-console.log(`
+await waitForServer(`${base}/v1/${shop ? 'customers' : 'products'}`);
+if (shop) printShopBanner();
+else
+  console.log(`
 demo: the Product API is up at ${base}/v1/products (database: ${databaseUrl})
 Try:
   curl -s ${base}/v1/products
@@ -70,6 +79,24 @@ Try:
   curl -s -X PUT ${base}/v1/products/<id>/discontinue
   curl -s -X DELETE -i ${base}/v1/products/<id>
 Stop with Ctrl+C.`);
+
+function printShopBanner(): void {
+  const json = "-H 'content-type: application/json'";
+  console.log(`
+demo: the shop API is up at ${base}/v1/customers, /v1/orders, /v1/order-lines, /v1/tags (database: ${databaseUrl})
+Try:
+  curl -s -X POST ${base}/v1/customers ${json} -d '{"email":"ana@example.com","name":"Ana Souza"}'
+  curl -s -X POST ${base}/v1/tags ${json} -d '{"name":"gift"}'
+  curl -s -X POST ${base}/v1/orders ${json} -d '{"customerId":"<customer id>","note":"Wrap it","tagIds":["<tag id>"]}'
+  curl -s -X POST ${base}/v1/order-lines ${json} -d '{"orderId":"<order id>","sku":"AB-1","quantity":2,"unitPrice":9.5}'
+  curl -s '${base}/v1/orders?filter=customer.name:StartsWith:An&orderBy=customer.name'
+  curl -s '${base}/v1/orders?filter=tags.name:Equal:gift&search=wrap'
+  curl -s ${base}/v1/customers/<customer id>/orders
+  curl -s ${base}/v1/orders/<order id>/lines
+  curl -s -X POST ${base}/v1/orders/<order id>/place
+  curl -s -X DELETE -i ${base}/v1/customers/<customer id>     (409 while it has orders)
+Stop with Ctrl+C.`);
+}
 
 /**
  * The demo's one edit of the generated app, as a user would make it: a subscriber in

@@ -9,6 +9,9 @@ const plopfile = fileURLToPath(new URL('../plopfile.ts', import.meta.url));
 /** The sample Product spec shipped with slicekit. */
 export const productSpec = fileURLToPath(new URL('../docs/examples/product.yaml', import.meta.url));
 
+/** The shop example's specs (Customer, Order, OrderLine, Tag), generated together. */
+export const shopSpecs = fileURLToPath(new URL('../docs/examples/shop/', import.meta.url));
+
 interface RunResult {
   changes: { type: string; path: string }[];
   failures: { type: string; path: string; error?: string; message?: string }[];

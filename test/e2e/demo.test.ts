@@ -1,9 +1,11 @@
 // `npm run demo` itself: the seeded Product API on SQLite by default, with every spec scenario
-// over HTTP, and DATABASE_URL plus SEED=0 honoured on PostgreSQL.
+// over HTTP, DATABASE_URL plus SEED=0 honoured on PostgreSQL, and DEMO=shop (the shop example,
+// seeded) on MySQL.
 import { expect } from 'chai';
 import { useDatabase } from '../support/services.js';
 import { freePort, serve, type Served } from './support/processes.js';
 import { describeProductScenarios } from './support/product-scenarios.js';
+import { describeShopScenarios } from './support/shop-scenarios.js';
 import { plainEnv, repoRoot, scratchFolder } from './support/workspace.js';
 
 async function startDemo(env: NodeJS.ProcessEnv): Promise<Served> {
@@ -12,7 +14,7 @@ async function startDemo(env: NodeJS.ProcessEnv): Promise<Served> {
     cwd: repoRoot,
     env: plainEnv({ ...env, PORT: String(port) }),
     port,
-    probePath: '/v1/products',
+    probePath: env.DEMO === 'shop' ? '/v1/customers' : '/v1/products',
   });
   // The demo prints its banner once it has seen the server answer, a moment after we did.
   for (let i = 0; i < 50 && !demo.output().includes('Stop with Ctrl+C'); i++) {
@@ -63,6 +65,31 @@ describe('npm run demo', function () {
       for (let i = 0; i < 50 && !line(); i++) await new Promise((done) => setTimeout(done, 100));
       expect(JSON.parse(line() ?? '{}')).to.include({ id, name: 'Logged lamp', price: 12.5 });
     });
+  });
+
+  describe('DEMO=shop, on MySQL through DATABASE_URL', () => {
+    const db = useDatabase('mysql');
+    let scratch: ReturnType<typeof scratchFolder> | undefined;
+    let demo: Served | undefined;
+    before(async () => {
+      scratch = scratchFolder('demo-shop');
+      demo = await startDemo({ DEMO: 'shop', DEMO_DIR: scratch.path, DATABASE_URL: db.url });
+    });
+    after(async () => {
+      await demo?.stop();
+      scratch?.remove();
+    });
+
+    it('serves the seeded shop: orders of seeded customers, with their tags, and the URLs to try', async () => {
+      expect(demo!.output()).to.contain('the shop API is up at');
+      const res = await fetch(`${demo!.url}/v1/orders?pageSize=1`);
+      const page = (await res.json()) as { totalItemCount: number; items: { customer: object }[] };
+      expect(page.totalItemCount).to.be.above(0);
+      expect(page.items[0]!.customer).to.have.property('name');
+      expect(Number((await db.knex('order_tags').count({ n: '*' }))[0]?.n)).to.be.above(0);
+    });
+
+    describeShopScenarios(() => demo!.url);
   });
 
   describe('with DATABASE_URL on PostgreSQL and SEED=0', () => {
