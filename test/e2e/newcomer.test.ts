@@ -1,15 +1,17 @@
 // The newcomer's path, end to end, on SQLite, PostgreSQL and MySQL: a new app, an entity from plop
-// bypass arguments and the Product entity from a spec file, migrate, seed, the app's own tests,
-// tsc, lint, then the compiled server answering the spec's Product scenarios over HTTP.
+// bypass arguments, the Product entity from a spec file and the shop example (four related
+// entities from a folder, in one run), migrate, seed, the app's own tests, tsc, lint, then the
+// server answering the spec's Product scenarios and the shop's over HTTP.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { productSpec } from '../../scripts/generate.js';
+import { productSpec, shopSpecs } from '../../scripts/generate.js';
 import { allDialects, useDatabase } from '../support/services.js';
 import { freePort, run, serve, type Served } from './support/processes.js';
 import { describeProductScenarios } from './support/product-scenarios.js';
+import { describeShopScenarios } from './support/shop-scenarios.js';
 import {
   appEnv,
   ensureRuntimeBuilt,
@@ -30,11 +32,30 @@ const generatedRoutes = [
   'put /v1/currencies/{id}',
   'delete /v1/currencies/{id}',
   'patch /v1/currencies/{id}/retire',
+  'get /v1/contacts',
+  'post /v1/contacts',
+  'get /v1/contacts/{id}',
+  'put /v1/contacts/{id}',
+  'delete /v1/contacts/{id}',
   'get /v1/customers',
   'post /v1/customers',
   'get /v1/customers/{id}',
-  'put /v1/customers/{id}',
   'delete /v1/customers/{id}',
+  'get /v1/customers/{id}/orders',
+  'get /v1/orders',
+  'post /v1/orders',
+  'get /v1/orders/{id}',
+  'delete /v1/orders/{id}',
+  'post /v1/orders/{id}/place',
+  'get /v1/orders/{id}/lines',
+  'get /v1/order-lines',
+  'post /v1/order-lines',
+  'get /v1/order-lines/{id}',
+  'delete /v1/order-lines/{id}',
+  'get /v1/tags',
+  'post /v1/tags',
+  'get /v1/tags/{id}',
+  'delete /v1/tags/{id}',
   'get /v1/products',
   'post /v1/products',
   'get /v1/products/{id}',
@@ -93,11 +114,27 @@ for (const dialect of allDialects) {
     });
 
     it('adds an entity from plop bypass arguments', async () => {
-      await run(node, [bin('plop/bin/plop.js'), 'entity', '--', ...customerBypass], {
+      await run(node, [bin('plop/bin/plop.js'), 'entity', '--', ...contactBypass], {
         cwd: app,
         env: plainEnv(),
       });
-      expect(readdirSync(join(app, 'src/slices'))).to.include('customers');
+      expect(readdirSync(join(app, 'src/slices'))).to.include('contacts');
+    });
+
+    it('adds the shop example: every spec of its folder in one run, in dependency order', async () => {
+      await run(node, [bin('plop/bin/plop.js'), 'entity', '--', '--spec', shopSpecs], {
+        cwd: app,
+        env: plainEnv(),
+      });
+      const migrations = readdirSync(join(app, 'migrations')).filter((f) => /_create_/.test(f));
+      expect(migrations.map((f) => f.replace(/^\d+_create_/, ''))).to.deep.equal([
+        'contacts.ts',
+        'customers.ts',
+        'tags.ts',
+        'orders.ts',
+        'order_lines.ts',
+      ]);
+      expect(readdirSync(join(app, 'src/slices/orders'))).to.include('order.relations.ts');
     });
 
     it('adds the Product entity from the spec file', async () => {
@@ -300,11 +337,15 @@ for (const dialect of allDialects) {
       if (!server) throw new Error('the server did not start');
       return server.url;
     });
+    describeShopScenarios(() => {
+      if (!server) throw new Error('the server did not start');
+      return server.url;
+    });
   });
 }
 
 // A second entity described entirely by bypass arguments, as a script would add one.
-const customerBypass = [
-  ...['--name', 'Customer', '--fields', 'email:string(200)!, displayName:string'],
+const contactBypass = [
+  ...['--name', 'Contact', '--fields', 'email:string(200)!, displayName:string'],
   ...['--updates', 'Rename(displayName)'],
 ];
