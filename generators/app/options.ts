@@ -106,7 +106,7 @@ export interface AppTemplateData {
  * The install scripts in an app's dependency tree, and which of them it needs. npm 11 reads
  * `allowScripts`; the `scarfSettings` the template writes keeps older npm quiet too.
  */
-function allowScripts(database: Database): Record<string, boolean> {
+function allowScripts(database: Database, slicekit: string): Record<string, boolean> {
   return {
     // swagger-ui-dist (the runtime's /docs page) pulls in @scarf/scarf, whose postinstall reports
     // the install to a telemetry service; nothing needs it.
@@ -116,9 +116,10 @@ function allowScripts(database: Database): Record<string, boolean> {
     esbuild: false,
     // The SQLite driver fetches or compiles its native binding on install: needed.
     ...(database === 'sqlite' ? { 'better-sqlite3': true } : {}),
-    // slicekit ships built. Its prepare script builds a clone of its repository; npm would run it
-    // for a tarball or a checkout path, which need no build.
-    slicekit: false,
+    // From a clone, slicekit's prepare would rebuild the clone, which its own install built. npm
+    // names a local dependency by its path, not its package name. (From the registry, npm runs no
+    // prepare.)
+    ...(slicekit.startsWith('file:') ? { [slicekit]: false } : {}),
   };
 }
 
@@ -204,7 +205,7 @@ export function appTemplateData(
     install: answers.install === true,
     dependencies: sorted(dependencies),
     devDependencies: sorted(devDependencies),
-    allowScripts: Object.entries(allowScripts(database))
+    allowScripts: Object.entries(allowScripts(database, slicekit))
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([name, allow]) => ({ name, allow })),
   };
