@@ -116,6 +116,7 @@ async function countRoundTrips(kind: StoreKind, url: string, samples = 200) {
     statusCode: 201,
     body: Buffer.from('{"ok":true}'),
     contentType: 'application/json',
+    headers: [],
     createdAt: new Date(),
     expiresAt: null,
   };

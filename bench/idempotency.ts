@@ -181,6 +181,7 @@ async function measureMemory(): Promise<void> {
         statusCode: 201,
         body: Buffer.concat([Buffer.from(`{"id":${i},"sku":"ABC-123","quantity":2}`)]),
         contentType: 'application/json; charset=utf-8',
+        headers: [],
         createdAt: new Date(now),
         expiresAt: new Date(now + MEMORY_EXPIRATION_MS),
       },

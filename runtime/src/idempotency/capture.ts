@@ -4,7 +4,8 @@
 import type { Request, Response } from 'express';
 import { safeError } from '../logging/safe-error.js';
 import type { GuardRuntime } from './runtime.js';
-import type { CachedResponse, IdempotentKeyInfo } from './store.js';
+import { attempt, headerBlockIsUtf8, isCacheable, recordedResponse } from './recording.js';
+import type { IdempotentKeyInfo } from './store.js';
 
 // Registered symbols, so a copy of the runtime loaded twice in one process (see
 // process-state.ts) finds the recorder and the capturing prototype of the other copy.
@@ -27,26 +28,6 @@ type CapturingPrototype = Response & { [CAPTURING]?: Sink };
 interface MountedApp {
   readonly response?: CapturingPrototype;
   readonly parent?: MountedApp;
-}
-
-/** True when `status` is in the cacheable window or listed as an extra cacheable status. */
-export function isCacheable(runtime: GuardRuntime, status: number): boolean {
-  const { minStatusCodeForCaching: min, maxStatusCodeForCaching: max } = runtime.options;
-  return (
-    (status >= min && status <= max) || runtime.options.additionalCacheableStatusCodes.has(status)
-  );
-}
-
-/**
- * Runs a store call so that a synchronous throw (a store that serializes before it returns its
- * promise) becomes a rejection: either way it is logged and the client still gets its response.
- */
-function attempt<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return Promise.resolve(call());
-  } catch (error) {
-    return Promise.reject(error as Error);
-  }
 }
 
 /** A response's final `end` call, held until the store has its outcome. */
@@ -80,6 +61,8 @@ class Recorder {
   /** The reservation was completed or released; nothing more to do with the store. */
   settled = false;
   ended = false;
+  /** Node sent the header block as UTF-8 (see `headerBlockIsUtf8`), not as latin1. */
+  utf8Header = false;
   releasing: Promise<void> | undefined;
   /**
    * Set when the recorder wraps this response's own `write`/`end` (another middleware had
@@ -114,6 +97,15 @@ class Recorder {
     this.chunks.push(bytes);
   }
 
+  /** A `write` of the handler: recorded, passed on, and noted if it sent the header block. */
+  write(res: Response, sink: Sink, args: unknown[]): boolean {
+    this.collect(args[0], args[1]);
+    const first = !res.headersSent;
+    const written = sink.write.apply(res, args as Parameters<Write>);
+    if (first) this.utf8Header = headerBlockIsUtf8(args[0], args[1], res.chunkedEncoding);
+    return written;
+  }
+
   /**
    * The response's final `end`: it waits for the store, so a client that has the response and
    * retries at once finds the key completed (or free again), never still in flight.
@@ -126,12 +118,13 @@ class Recorder {
     // The recorder keeps its own bytes; Node still gets the string, which it sends in one write
     // with the headers (a Buffer would take a second, vectored write).
     this.collect(chunk, encoding);
+    if (!res.headersSent) this.utf8Header = headerBlockIsUtf8(chunk, encoding, false);
     const ending: Ending = { res, sink, chunk, encoding, callback, status: res.statusCode };
     if (this.releasing) {
       // Released already (the handler threw before ending): send once the release is done.
       void this.releasing.then(() => send(ending));
     } else if (isCacheable(this.runtime, ending.status)) {
-      this.record(ending, res.getHeader('content-type'));
+      this.record(ending);
     } else {
       void this.release().then(() => send(ending));
     }
@@ -147,9 +140,9 @@ class Recorder {
   }
 
   /** Records the response, then sends it, whether or not the store took it. */
-  private record(ending: Ending, contentType: unknown): void {
+  private record(ending: Ending): void {
     this.settled = true;
-    void attempt(() => this.markProcessed(ending.status, contentType)).then(
+    void attempt(() => this.markProcessed(ending.res, ending.status)).then(
       (wrote) => {
         if (!wrote) this.warnReclaimed();
         send(ending);
@@ -161,24 +154,16 @@ class Recorder {
     );
   }
 
-  private markProcessed(status: number, contentType: unknown): Promise<boolean> {
-    const now = Date.now();
-    let size = 0;
-    for (const chunk of this.chunks) size += chunk.length;
-    const response: CachedResponse = {
-      statusCode: status,
-      // One string chunk (res.send/res.json) is already a buffer of our own; anything else is
-      // concatenated, which copies, so a handler reusing its buffer cannot change cached bytes.
-      body:
-        size === 0
-          ? null
-          : this.chunks.length === 1 && !this.borrowed
-            ? this.chunks[0]!
-            : Buffer.concat(this.chunks, size),
-      contentType: contentType === undefined ? 'application/json' : String(contentType),
-      createdAt: new Date(now),
-      expiresAt: new Date(now + this.runtime.options.expirationMs),
-    };
+  private markProcessed(res: Response, status: number): Promise<boolean> {
+    const { options } = this.runtime;
+    const response = recordedResponse(
+      res,
+      this,
+      status,
+      options.expirationMs,
+      this.runtime.replayedHeaders,
+      this.utf8Header,
+    );
     return this.runtime.store.markKeyAsProcessed(this.info, response, this.reservation);
   }
 
@@ -217,8 +202,9 @@ function captureThrough(proto: CapturingPrototype): void {
   // Arguments pass on exactly as given, so an unguarded response sees no difference.
   function write(this: Response, ...args: unknown[]) {
     const recorder = recorderOf(this);
-    if (recorder !== undefined && recorder.ownSink === undefined)
-      recorder.collect(args[0], args[1]);
+    if (recorder !== undefined && recorder.ownSink === undefined) {
+      return recorder.write(this, sink, args);
+    }
     return sink.write.apply(this, args as Parameters<Write>);
   }
   function end(this: Response, ...args: unknown[]) {
@@ -238,8 +224,7 @@ function captureThrough(proto: CapturingPrototype): void {
 
 function ownWrite(this: Response, ...args: unknown[]) {
   const recorder = recorderOf(this)!;
-  recorder.collect(args[0], args[1]);
-  return recorder.ownSink!.write.apply(this, args as Parameters<Write>);
+  return recorder.write(this, recorder.ownSink!, args);
 }
 
 function ownEnd(this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) {

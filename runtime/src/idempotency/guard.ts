@@ -33,8 +33,27 @@ function endpointOf(req: Request): string {
   return req.baseUrl + (typeof route?.path === 'string' ? route.path : req.path);
 }
 
+/**
+ * Sets the recorded headers again, with the strings recorded, so Node writes the same bytes. A
+ * name recorded more than once (two `Link`s) is set once with all its values, in order.
+ */
+function setRecordedHeaders(res: Response, headers: CachedResponse['headers'] | undefined): void {
+  if (!headers || headers.length === 0) return;
+  const values = new Map<string, { name: string; values: string[] }>();
+  for (const [name, value] of headers) {
+    const key = name.toLowerCase();
+    const known = values.get(key);
+    if (known) known.values.push(value);
+    else values.set(key, { name, values: [value] });
+  }
+  for (const { name, values: list } of values.values()) {
+    res.setHeader(name, list.length === 1 ? list[0]! : list);
+  }
+}
+
 function replay(res: Response, cached: CachedResponse): void {
   res.status(cached.statusCode);
+  setRecordedHeaders(res, cached.headers);
   res.setHeader(REPLAYED_HEADER, 'true');
   if (cached.body === null) {
     res.end();

@@ -2,6 +2,7 @@
 // the store contract, and the in-process memory store.
 export * from './store.js';
 export {
+  DEFAULT_REPLAYED_HEADERS,
   IdempotentConflictHandling,
   defaultIdempotencyOptions,
   type ConfigureIdempotency,

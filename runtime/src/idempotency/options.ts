@@ -72,11 +72,26 @@ export interface IdempotencyOptions {
    */
   requestFingerprint: RequestFingerprint | null;
   /**
+   * Response headers recorded with a response and sent again, byte for byte, on its replay
+   * (case-insensitive names). Content-Type is always replayed; Content-Length is recomputed.
+   * @default ['Location', 'Content-Location', 'ETag', 'Last-Modified', 'Link']
+   */
+  replayedHeaders: string[];
+  /**
    * Pino-compatible logger for the start-up warning and recording failures.
    * @default a logger writing warn and error lines as JSON to stderr
    */
   logger: IdempotencyLogger;
 }
+
+/** The headers a replay carries again unless `replayedHeaders` says otherwise. */
+export const DEFAULT_REPLAYED_HEADERS: readonly string[] = Object.freeze([
+  'Location',
+  'Content-Location',
+  'ETag',
+  'Last-Modified',
+  'Link',
+]);
 
 /** A registration's options callback: change the fields you need. */
 export type ConfigureIdempotency = (options: IdempotencyOptions) => void;
@@ -99,6 +114,7 @@ export function defaultIdempotencyOptions(): IdempotencyOptions {
     scopeHmacSecret: null,
     includeClientIpInScope: false,
     requestFingerprint: defaultRequestFingerprint,
+    replayedHeaders: [...DEFAULT_REPLAYED_HEADERS],
     logger: defaultLogger,
   };
 }
@@ -111,12 +127,14 @@ export interface ResolvedIdempotencyOptions extends Readonly<
     | 'inFlightReservationTimeout'
     | 'additionalCacheableStatusCodes'
     | 'jsonSerializerOptions'
+    | 'replayedHeaders'
   >
 > {
   readonly expirationMs: number;
   readonly inFlightReservationTimeoutMs: number;
   readonly additionalCacheableStatusCodes: ReadonlySet<number>;
   readonly jsonSerializerOptions: JsonSerializerOptions;
+  readonly replayedHeaders: readonly string[];
 }
 
 /** Converts durations; call only after `validateIdempotencyOptions` found nothing. */
@@ -129,5 +147,7 @@ export function resolveIdempotencyOptions(options: IdempotencyOptions): Resolved
     inFlightReservationTimeoutMs: durationMs(inFlightReservationTimeout),
     additionalCacheableStatusCodes: new Set(additionalCacheableStatusCodes ?? []),
     jsonSerializerOptions: options.jsonSerializerOptions ?? {},
+    // Copied and frozen: a later change to the caller's array must not change what is recorded.
+    replayedHeaders: Object.freeze([...options.replayedHeaders]),
   });
 }

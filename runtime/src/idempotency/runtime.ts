@@ -11,6 +11,8 @@ export interface GuardRuntime {
   readonly matches: KeyMatcher;
   /** `idempotencyHeaderKey` lower-cased, as Node keys `req.headers`. */
   readonly headerName: string;
+  /** `replayedHeaders`, keyed lower-case (as Node names response headers) to their spelling. */
+  readonly replayedHeaders: ReadonlyMap<string, string>;
 }
 
 const runtimes = processWide('idempotency.runtimes', () => new WeakMap<object, GuardRuntime>());

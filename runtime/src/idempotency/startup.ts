@@ -83,6 +83,7 @@ async function prepare(app: Application): Promise<PreparedIdempotency | undefine
     store,
     matches: compileKeyPattern(options.idempotencyKeyPattern),
     headerName: options.idempotencyHeaderKey.toLowerCase(),
+    replayedHeaders: new Map(options.replayedHeaders.map((name) => [name.toLowerCase(), name])),
   });
   return { options, store };
 }

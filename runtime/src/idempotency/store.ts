@@ -5,6 +5,9 @@ export { storageKey } from './key-info.js';
 /** Status code of the in-flight sentinel every shipped store uses for a reservation. */
 export const IN_FLIGHT_STATUS = 102;
 
+/** One recorded response header: its name and one value, exactly as the handler set it. */
+export type ResponseHeader = readonly [name: string, value: string];
+
 /** A response as a store round-trips it. Every member is required on construction. */
 export interface CachedResponse {
   /** Original status code, replayed verbatim; 102 is reserved for the in-flight sentinel. */
@@ -13,6 +16,12 @@ export interface CachedResponse {
   readonly body: Buffer | null;
   /** Original content type; the guard records `application/json` when the response set none. */
   readonly contentType: string;
+  /**
+   * The response's headers named in `replayedHeaders` (`Location`, `ETag`...), in that order, one
+   * pair per value; a store gives them back in the same order with the same strings. Empty when
+   * none was set.
+   */
+  readonly headers: readonly ResponseHeader[];
   /** When the entry was written (UTC). */
   readonly createdAt: Date;
   /** When validity ends; `null` means no expiry. */

@@ -66,7 +66,33 @@ export function idempotencyOptionsFailures(options: IdempotencyOptions): string[
   if (options.requestFingerprint !== null && typeof options.requestFingerprint !== 'function') {
     fail('requestFingerprint must be null or a function');
   }
+  replayedHeadersFailures(options.replayedHeaders, fail);
   return failures;
+}
+
+/** RFC 9110 field names: one or more token characters. */
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers a replay must not copy: framing the server computes, and the guard's own marker. */
+const NOT_REPLAYABLE = new Set([
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'idempotent-replayed',
+]);
+
+function replayedHeadersFailures(headers: unknown, fail: (rule: string) => void): void {
+  if (!Array.isArray(headers)) {
+    fail('replayedHeaders must be an array of header names');
+    return;
+  }
+  for (const name of headers as unknown[]) {
+    if (typeof name !== 'string' || !FIELD_NAME.test(name)) {
+      fail(`replayedHeaders: ${JSON.stringify(name)} is not a header name`);
+    } else if (NOT_REPLAYABLE.has(name.toLowerCase())) {
+      fail(`replayedHeaders: ${name} is not replayed from the record (the server sets it)`);
+    }
+  }
 }
 
 /** Throws `OptionsValidationError` listing every broken rule. */

@@ -1,7 +1,12 @@
 // What every conformance case gets: fresh stores on the backend under test, unique keys, and
 // small helpers for responses and waiting.
 import { randomBytes } from 'node:crypto';
-import type { CachedResponse, IdempotencyKeyStore, StoreTimings } from '../idempotency/store.js';
+import type {
+  CachedResponse,
+  IdempotencyKeyStore,
+  ResponseHeader,
+  StoreTimings,
+} from '../idempotency/store.js';
 
 /** Options of the store conformance suite. */
 export interface StoreConformanceOptions {
@@ -50,6 +55,7 @@ export interface ConformanceContext {
     body: Buffer | null,
     contentType?: string,
     expirationMs?: number,
+    headers?: readonly ResponseHeader[],
   ): CachedResponse;
   /** Closes every store the case made. */
   dispose(): Promise<void>;
@@ -103,12 +109,14 @@ export function createConformanceContext(options: StoreConformanceOptions): Conf
       body,
       contentType = 'application/json',
       expirationMs = LONG_TIMINGS.expirationMs,
+      headers = [],
     ) => {
       const now = Date.now();
       return {
         statusCode,
         body,
         contentType,
+        headers,
         createdAt: new Date(now),
         expiresAt: new Date(now + expirationMs),
       };

@@ -1,7 +1,7 @@
 // Conformance cases for what a store keeps about the request and response besides the body: the
-// request fingerprint that tells a retry from a reused key.
+// request fingerprint that tells a retry from a reused key, and the headers a replay sends again.
 import assert from 'node:assert/strict';
-import type { KeyCheckResult } from '../idempotency/store.js';
+import type { KeyCheckResult, ResponseHeader } from '../idempotency/store.js';
 import { assertInFlight, reservationOf } from './conformance-assert.js';
 import type { ConformanceCase } from './conformance-cases.js';
 import { conformanceKeyInfo } from './key-info.js';
@@ -73,6 +73,44 @@ export const requestConformanceCases: readonly ConformanceCase[] = [
       assert.equal(fingerprintOf(await store.isKeyProcessed(info), 'in flight'), fingerprint);
       await store.markKeyAsProcessed(info, context.response(200, Buffer.from('ok')), reservation);
       assert.equal(fingerprintOf(await store.isKeyProcessed(info), 'completed'), fingerprint);
+    },
+  },
+  {
+    title: 'replays the recorded headers in order, repeated names kept, values byte for byte',
+    async run(context) {
+      const store = await context.store();
+      const headers: ResponseHeader[] = [
+        ['Location', '/orders/8e03978e-40d5-43e8-bc93-6894a57f9324'],
+        ['ETag', 'W/"2a-1f3c"'],
+        ['Link', '</orders?page=2>; rel="next", </orders?page=9>; rel="last"'],
+        ['Link', '</terms>; rel="terms-of-service"'],
+        // Header bytes above 0x7F arrive in Node as one character each; they must come back so.
+        ['Content-Location', '/caf\u00e9/\u00ff\u0080'],
+        ['Last-Modified', 'Tue, 15 Nov 1994 08:12:31 GMT'],
+      ];
+      const info = conformanceKeyInfo('headers');
+      const reservation = reservationOf(await store.isKeyProcessed(info), 'first call');
+      const response = context.response(201, Buffer.from('{}'), undefined, undefined, headers);
+      assert.equal(await store.markKeyAsProcessed(info, response, reservation), true);
+      const replay = await store.isKeyProcessed(info);
+      assert.ok(replay.processed && replay.response, 'the completed key replays');
+      assert.deepEqual(
+        replay.response.headers.map(([name, value]) => [name, value]),
+        headers,
+        'the replayed headers',
+      );
+    },
+  },
+  {
+    title: 'replays a response recorded without headers with an empty header list',
+    async run(context) {
+      const store = await context.store();
+      const info = conformanceKeyInfo('no-headers');
+      const reservation = reservationOf(await store.isKeyProcessed(info), 'first call');
+      await store.markKeyAsProcessed(info, context.response(204, null), reservation);
+      const replay = await store.isKeyProcessed(info);
+      assert.ok(replay.processed && replay.response, 'the completed key replays');
+      assert.deepEqual([...replay.response.headers], [], 'no headers');
     },
   },
 ];

@@ -52,7 +52,7 @@ describe('idempotency guard: route casing and templates', () => {
       const tenants = Router({ mergeParams: true });
       requiredIdempotentKey(tenants);
       tenants.post('/orders/:id', (req, res) => {
-        seen.push(`${req.params.tenant}/${req.params.id}`);
+        seen.push(`${(req.params as Record<string, string>).tenant}/${req.params.id}`);
         res.status(201).json({ id: req.params.id });
       });
       app.use('/t/:tenant', tenants);

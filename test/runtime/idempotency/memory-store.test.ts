@@ -132,6 +132,7 @@ describe('memory idempotency store', () => {
           statusCode: 200,
           body: Buffer.from('x'),
           contentType: 'text/plain',
+          headers: [],
           createdAt: new Date(now),
           expiresAt: new Date(now + 150),
         };

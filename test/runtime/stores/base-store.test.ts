@@ -80,6 +80,7 @@ const record = (fields: Partial<StoredRecord>): StoredRecord => ({
   statusCode: IN_FLIGHT_STATUS,
   body: null,
   contentType: '',
+  headers: [],
   createdAtMs: Date.now(),
   expiresAtMs: Date.now() + 30_000,
   fingerprint: null,
@@ -134,6 +135,7 @@ describe('the base idempotency store', () => {
       statusCode: 201,
       body: null,
       contentType: 'application/json',
+      headers: [],
       createdAt: new Date(),
       expiresAt: null,
     };
@@ -152,6 +154,7 @@ describe('the base idempotency store', () => {
       statusCode: 201,
       body,
       contentType: 'application/json',
+      headers: [],
       createdAt: new Date(0),
       expiresAt: null,
     };
@@ -167,6 +170,7 @@ describe('the base idempotency store', () => {
         statusCode: 201,
         body,
         contentType: 'application/json',
+        headers: [],
         createdAt: new Date(stored.createdAtMs),
         expiresAt: new Date(stored.expiresAtMs!),
       },

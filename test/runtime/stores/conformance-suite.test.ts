@@ -23,6 +23,8 @@ interface Flaws {
   keepsReservationExpiry?: boolean;
   /** Keeps no fingerprint: every duplicate answers null. */
   forgetsFingerprints?: boolean;
+  /** Keeps one value per header name (the last). */
+  mergesHeaders?: boolean;
 }
 
 interface Entry {
@@ -61,6 +63,7 @@ class MapStore implements IdempotencyKeyStore {
       statusCode: IN_FLIGHT_STATUS,
       body: null,
       contentType: '',
+      headers: [],
       createdAt: new Date(now),
       expiresAt: null,
     };
@@ -84,7 +87,13 @@ class MapStore implements IdempotencyKeyStore {
       ? entry.expiresAt
       : Date.now() + this.timings.expirationMs;
     this.entries.set(this.key(info), {
-      response: { ...response, expiresAt: new Date(expiresAt) },
+      response: {
+        ...response,
+        headers: this.flaws.mergesHeaders
+          ? [...new Map(response.headers.map(([n, v]) => [n, v] as const))]
+          : response.headers,
+        expiresAt: new Date(expiresAt),
+      },
       reservation,
       expiresAt,
       fingerprint: entry.fingerprint,
@@ -137,6 +146,12 @@ describe('the store conformance suite', () => {
       'answers duplicates with the fingerprint stored by the reservation, in flight and completed',
       'gives a reclaimed key the fingerprint of the caller that reclaimed it',
       'keeps any fingerprint string intact: long, non-ASCII, with separators',
+    ]);
+  });
+
+  it('fails a store that keeps one value per header name', async () => {
+    expect(await failuresOf({ mergesHeaders: true })).to.deep.equal([
+      'replays the recorded headers in order, repeated names kept, values byte for byte',
     ]);
   });
 

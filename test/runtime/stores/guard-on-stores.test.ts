@@ -39,7 +39,16 @@ function guardCases(maker: StoreMaker): void {
     app.post('/orders', requiredIdempotentKey(), (req, res) => {
       runs += 1;
       const delay = Number(req.body?.delayMs ?? 0);
-      setTimeout(() => res.status(201).json({ amount: req.body?.amount, run: runs }), delay);
+      const run = runs;
+      setTimeout(() => {
+        res
+          .status(201)
+          .location(`/orders/${run}`)
+          .set('ETag', `W/"caf\u00e9-${run}"`)
+          .set('Link', ['</orders>; rel="collection"', '</terms>; rel="terms-of-service"'])
+          .set('X-Run', String(run))
+          .json({ amount: req.body?.amount, run });
+      }, delay);
     });
     await prepareApp(app);
     apps.push(app);
@@ -79,6 +88,24 @@ function guardCases(maker: StoreMaker): void {
       expect(runs).to.equal(2);
     });
   }
+
+  it('replays the recorded headers byte for byte: a replayed 201 keeps its Location', async () => {
+    const app = await appIn('CachedResult');
+    const first = await request(app).post('/orders').set(KEY, 'h').send({ amount: 5 }).expect(201);
+    const again = await request(app).post('/orders').set(KEY, 'h').send({ amount: 5 }).expect(201);
+    expect(again.headers['idempotent-replayed']).to.equal('true');
+    for (const name of ['location', 'etag', 'link']) {
+      expect(again.headers[name], name).to.deep.equal(first.headers[name]);
+    }
+    expect(again.headers.location).to.equal('/orders/1');
+    // Node sent the handler's é as UTF-8 (the header went out with a UTF-8 string body); the
+    // replay sends those same two bytes.
+    expect(Buffer.from(again.headers.etag as string, 'latin1')).to.deep.equal(
+      Buffer.from('W/"caf\u00e9-1"', 'utf8'),
+    );
+    expect(again.headers['x-run']).to.equal(undefined);
+    expect(runs).to.equal(1);
+  });
 }
 
 describe('the guard on every store', function () {

@@ -74,6 +74,7 @@ for (const dialect of ['postgres', 'mysql'] as const) {
         'expires_at_ms',
         'fingerprint',
         'reservation',
+        'response_headers',
         'status_code',
         'storage_key',
       ]);

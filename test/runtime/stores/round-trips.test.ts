@@ -21,6 +21,7 @@ const response = {
   statusCode: 201,
   body: Buffer.from('{"ok":true}'),
   contentType: 'application/json',
+  headers: [],
   createdAt: new Date(),
   expiresAt: null,
 };

@@ -1,10 +1,11 @@
-// A key table created by an older release (before the request fingerprint): the exported upgrade
+// A key table created by an older release (before the request fingerprint and the replayed
+// headers): the exported upgrade
 // migration adds what it lacks and keeps its rows, a store refuses to start on it until then, and
 // `createTable: true` upgrades it by itself.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { conformanceKeyInfo } from '@slicekit/runtime/testing';
-import type { StoreTimings } from '../../../runtime/src/idempotency/store.js';
+import { storageKey, type StoreTimings } from '../../../runtime/src/idempotency/store.js';
 import {
   createIdempotencyKeysMigration,
   createIdempotencyKeysUpgradeMigration,
@@ -16,7 +17,7 @@ import type { RelationalIdempotencyStore } from '../../../runtime/src/idempotenc
 import type { RelationalStoreSettings } from '../../../runtime/src/idempotency/stores/store-settings.js';
 import { useDatabase } from '../../support/services.js';
 
-/** The DDL `createIdempotencyKeysMigration` ran before the table had a fingerprint column. */
+/** The DDL `createIdempotencyKeysMigration` ran before the fingerprint and headers columns. */
 const firstReleaseTable = {
   postgres: (t: string) => [
     `CREATE TABLE "${t}" (
@@ -99,11 +100,11 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       await store.close();
       expect(error).to.have.property('code', 'idempotency_store_table_outdated');
       expect(String((error as Error).message))
-        .to.match(/fingerprint/)
+        .to.match(/fingerprint, response_headers/)
         .and.match(/createIdempotencyKeysUpgradeMigration/);
     });
 
-    it('adds the fingerprint column to a table made by the first-release migration, keeping its rows', async () => {
+    it('adds the fingerprint and response_headers columns to a table made by the first-release migration, keeping its rows', async () => {
       const table = 'upgraded_keys';
       await oldTable(table);
       await migrate(db.knex, {
@@ -111,7 +112,7 @@ for (const dialect of ['postgres', 'mysql'] as const) {
           tableName: table,
         }),
       });
-      expect(await columns(db.knex, table)).to.include('fingerprint');
+      expect(await columns(db.knex, table)).to.include.members(['fingerprint', 'response_headers']);
       const kept = await db.knex(table).select('status_code', 'body', 'fingerprint');
       expect(kept).to.have.length(1);
       expect(Number(kept[0].status_code)).to.equal(201);
@@ -125,6 +126,15 @@ for (const dialect of ['postgres', 'mysql'] as const) {
         const check = await store.isKeyProcessed(info);
         expect(check.processed).to.equal(false);
         expect(await store.isKeyProcessed(info)).to.include({ fingerprint: 'f1' });
+        // The row written before the upgrade still replays, with no headers and no fingerprint.
+        await db
+          .knex(table)
+          .where({ reservation: 'old-token' })
+          .update({ storage_key: storageKey('idem', conformanceKeyInfo('old')) });
+        const old = await store.isKeyProcessed(conformanceKeyInfo('old', { fingerprint: 'x' }));
+        expect(old.processed && old.response?.statusCode).to.equal(201);
+        expect(old.processed && old.fingerprint).to.equal(null);
+        expect(old.processed && [...(old.response?.headers ?? ['missing'])]).to.deep.equal([]);
       } finally {
         await store.close();
       }
@@ -140,7 +150,7 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       });
       const upgrade = createIdempotencyKeysUpgradeMigration({ tableName: table });
       await upgrade.up(db.knex);
-      expect(await columns(db.knex, table)).to.include('fingerprint');
+      expect(await columns(db.knex, table)).to.include.members(['fingerprint', 'response_headers']);
       await upgrade.down(db.knex);
       await upgrade.down(db.knex);
       expect(await columns(db.knex, table)).to.deep.equal([
@@ -160,7 +170,10 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       const stores = [1, 2].map(() => make(table, { createTable: true }));
       try {
         await Promise.all(stores.map((store) => store.start()));
-        expect(await columns(db.knex, table)).to.include('fingerprint');
+        expect(await columns(db.knex, table)).to.include.members([
+          'fingerprint',
+          'response_headers',
+        ]);
       } finally {
         await Promise.all(stores.map((store) => store.close()));
       }

@@ -130,6 +130,7 @@ export abstract class BaseIdempotencyStore implements IdempotencyKeyStore {
       statusCode: response.statusCode,
       body: response.body,
       contentType: response.contentType,
+      headers: response.headers ?? [],
       createdAtMs: now,
       expiresAtMs: now + this.timings.expirationMs,
       // The reservation's fingerprint stays; stores that rewrite the whole record write it again.

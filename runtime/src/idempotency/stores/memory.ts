@@ -7,8 +7,11 @@ import {
   type IdempotencyKeyStore,
   type IdempotentKeyInfo,
   type KeyCheckResult,
+  type ResponseHeader,
   type StoreTimings,
 } from '../store.js';
+
+const NO_HEADERS: readonly ResponseHeader[] = Object.freeze([]);
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const MAX_SHARED_CONTENT_TYPES = 64;
@@ -27,6 +30,7 @@ interface Entry {
   readonly statusCode: number;
   readonly body: Buffer | null;
   readonly contentType: string;
+  readonly headers: readonly ResponseHeader[];
   readonly createdAt: number;
   /** The reserving request's fingerprint, kept through completion. */
   readonly fingerprint: string | null;
@@ -38,6 +42,7 @@ function responseOf(entry: Entry): CachedResponse | null {
     statusCode: entry.statusCode,
     body: entry.body,
     contentType: entry.contentType,
+    headers: entry.headers,
     createdAt: new Date(entry.createdAt),
     expiresAt: new Date(entry.deadline),
   };
@@ -121,6 +126,7 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
       statusCode: IN_FLIGHT_STATUS,
       body: null,
       contentType: '',
+      headers: NO_HEADERS,
       createdAt: now,
       fingerprint: keyInfo.fingerprint ?? null,
     };
@@ -151,6 +157,7 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
       statusCode: response.statusCode,
       body: response.body,
       contentType: this.shared(response.contentType),
+      headers: response.headers ?? NO_HEADERS,
       createdAt: response.createdAt.getTime(),
       fingerprint: current.fingerprint,
     };

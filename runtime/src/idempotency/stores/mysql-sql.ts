@@ -11,13 +11,13 @@ function quote(identifier: string): string {
 import { ADDED_COLUMNS } from './table-columns.js';
 
 const COLUMNS =
-  'status_code, body, content_type, created_at_ms, expires_at_ms, reservation, fingerprint';
+  'status_code, body, content_type, created_at_ms, expires_at_ms, reservation, fingerprint, response_headers';
 
 /** Every statement the MySQL store sends, for one table. */
 export function mysqlStatements(tableName: string) {
   const t = quote(tableName);
   const select = `SELECT ${COLUMNS} FROM ${t} WHERE storage_key = ?`;
-  const insert = `INSERT INTO ${t} (storage_key, ${COLUMNS}) VALUES (?, ?, NULL, '', ?, ?, ?, ?)
+  const insert = `INSERT INTO ${t} (storage_key, ${COLUMNS}) VALUES (?, ?, NULL, '', ?, ?, ?, ?, NULL)
 ON DUPLICATE KEY UPDATE storage_key = storage_key`;
   return {
     /**
@@ -35,6 +35,7 @@ ON DUPLICATE KEY UPDATE storage_key = storage_key`;
   expires_at_ms bigint NOT NULL,
   reservation varchar(64) NOT NULL,
   fingerprint text NULL,
+  response_headers text NULL,
   PRIMARY KEY (storage_key),
   KEY expires_at_ms_idx (expires_at_ms)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
@@ -60,11 +61,12 @@ ON DUPLICATE KEY UPDATE storage_key = storage_key`;
     /** Take over an expired row only if nobody did since we read it (same old token). */
     reclaim: `UPDATE ${t}
 SET status_code = ?, body = NULL, content_type = '', created_at_ms = ?, expires_at_ms = ?, reservation = ?,
-  fingerprint = ?
+  fingerprint = ?, response_headers = NULL
 WHERE storage_key = ? AND reservation = ? AND expires_at_ms <= ?`,
     /** Fenced completion: only the holder of the current in-flight reservation writes. */
     complete: `UPDATE ${t}
-SET status_code = ?, body = ?, content_type = ?, created_at_ms = ?, expires_at_ms = ?
+SET status_code = ?, body = ?, content_type = ?, created_at_ms = ?, expires_at_ms = ?,
+  response_headers = ?
 WHERE storage_key = ? AND reservation = ? AND status_code = ?`,
     release: `DELETE FROM ${t} WHERE storage_key = ? AND reservation = ? AND status_code = ?`,
     /** Single-table DELETE ... LIMIT keeps each purge statement short. */

@@ -4,7 +4,7 @@ import type { Pool as CallbackPool } from 'mysql2';
 import mysql from 'mysql2/promise';
 import { IN_FLIGHT_STATUS, type StoreTimings } from '../store.js';
 import { mysqlStatements, type MysqlStatements } from './mysql-sql.js';
-import type { NewRecord, StoredRecord } from './record.js';
+import { headersFromText, headersText, type NewRecord, type StoredRecord } from './record.js';
 import { RelationalIdempotencyStore } from './relational-store.js';
 import { resolveRelationalSettings, type RelationalStoreSettings } from './store-settings.js';
 import { isStoreTimeout, withTimeout } from './store-timeout.js';
@@ -23,6 +23,7 @@ interface RowShape extends mysql.RowDataPacket {
   expires_at_ms: string | number;
   reservation: string;
   fingerprint: string | null;
+  response_headers: string | null;
 }
 
 /** InnoDB picks a victim when concurrent inserts on one key deadlock; the statement is retried. */
@@ -210,6 +211,7 @@ export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
         row.contentType,
         row.createdAtMs,
         row.expiresAtMs,
+        headersText(row.headers),
         key,
         reservation,
         IN_FLIGHT_STATUS,
@@ -278,5 +280,6 @@ function toRecord(row: RowShape): StoredRecord {
     expiresAtMs: Number(row.expires_at_ms),
     reservation: row.reservation,
     fingerprint: row.fingerprint ?? null,
+    headers: headersFromText(row.response_headers),
   };
 }

@@ -17,7 +17,7 @@ function indexName(tableName: string): string {
 import { ADDED_COLUMNS } from './table-columns.js';
 
 const COLUMNS =
-  'status_code, body, content_type, created_at_ms, expires_at_ms, reservation, fingerprint';
+  'status_code, body, content_type, created_at_ms, expires_at_ms, reservation, fingerprint, response_headers';
 
 /** Every statement the PostgreSQL store sends, for one table. */
 export function postgresStatements(tableName: string) {
@@ -36,7 +36,8 @@ export function postgresStatements(tableName: string) {
   created_at_ms bigint NOT NULL,
   expires_at_ms bigint NOT NULL,
   reservation varchar(64) NOT NULL,
-  fingerprint text NULL
+  fingerprint text NULL,
+  response_headers text NULL
 )`,
       `CREATE INDEX IF NOT EXISTS ${indexName(tableName)} ON ${t} (expires_at_ms)`,
     ],
@@ -59,7 +60,7 @@ export function postgresStatements(tableName: string) {
      */
     insertOrRead: `WITH inserted AS (
   INSERT INTO ${t} (storage_key, ${COLUMNS})
-  VALUES ($1, $2, NULL, '', $3, $4, $5, $6)
+  VALUES ($1, $2, NULL, '', $3, $4, $5, $6, NULL)
   ON CONFLICT (storage_key) DO NOTHING
   RETURNING ${COLUMNS}
 )
@@ -69,11 +70,12 @@ SELECT ${COLUMNS} FROM ${t} WHERE storage_key = $1`,
     /** Take over an expired row only if nobody did since we read it (same old token). */
     reclaim: `UPDATE ${t}
 SET status_code = $3, body = NULL, content_type = '', created_at_ms = $4, expires_at_ms = $5, reservation = $6,
-  fingerprint = $7
+  fingerprint = $7, response_headers = NULL
 WHERE storage_key = $1 AND reservation = $2 AND expires_at_ms <= $4`,
     /** Fenced completion: only the holder of the current in-flight reservation writes. */
     complete: `UPDATE ${t}
-SET status_code = $3, body = $4, content_type = $5, created_at_ms = $6, expires_at_ms = $7
+SET status_code = $3, body = $4, content_type = $5, created_at_ms = $6, expires_at_ms = $7,
+  response_headers = $9
 WHERE storage_key = $1 AND reservation = $2 AND status_code = $8`,
     release: `DELETE FROM ${t} WHERE storage_key = $1 AND reservation = $2 AND status_code = $3`,
     /** SKIP LOCKED: a purge never waits behind (or blocks) a request working on a row. */

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { IN_FLIGHT_STATUS, type StoreTimings } from '../store.js';
 import { postgresStatements, type PostgresStatements } from './postgres-sql.js';
-import type { NewRecord, StoredRecord } from './record.js';
+import { headersFromText, headersText, type NewRecord, type StoredRecord } from './record.js';
 import { RelationalIdempotencyStore } from './relational-store.js';
 import { resolveRelationalSettings, type RelationalStoreSettings } from './store-settings.js';
 import { isStoreTimeout, withTimeout } from './store-timeout.js';
@@ -20,6 +20,7 @@ interface RowShape {
   expires_at_ms: string | number;
   reservation: string;
   fingerprint: string | null;
+  response_headers: string | null;
 }
 
 /** Opens the pool the store owns when given a URL, with the store's timeouts built in. */
@@ -173,6 +174,7 @@ export class PostgresIdempotencyStore extends RelationalIdempotencyStore {
         row.createdAtMs,
         row.expiresAtMs,
         IN_FLIGHT_STATUS,
+        headersText(row.headers),
       ],
     });
     return result.rowCount === 1;
@@ -238,5 +240,6 @@ function toRecord(row: RowShape): StoredRecord {
     expiresAtMs: Number(row.expires_at_ms),
     reservation: row.reservation,
     fingerprint: row.fingerprint ?? null,
+    headers: headersFromText(row.response_headers),
   };
 }

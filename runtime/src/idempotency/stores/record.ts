@@ -1,6 +1,6 @@
 // One idempotency record as the shipped stores keep it (a table row, a Redis value, a memory
 // entry), and its state, decided from the record's timestamps when it is read.
-import { IN_FLIGHT_STATUS, type CachedResponse } from '../store.js';
+import { IN_FLIGHT_STATUS, type CachedResponse, type ResponseHeader } from '../store.js';
 
 /**
  * The states of a stored record. Only `inFlight` and `completed` are ever written (as the status
@@ -28,6 +28,8 @@ export interface StoredRecord {
   readonly body: Buffer | null;
   /** The response's content type; empty for a reservation. */
   readonly contentType: string;
+  /** The response's recorded headers, in order; empty for a reservation. */
+  readonly headers: readonly ResponseHeader[];
   readonly createdAtMs: number;
   /** End of the reservation, or of the response's validity; `null` means no expiry. */
   readonly expiresAtMs: number | null;
@@ -38,6 +40,22 @@ export interface StoredRecord {
 /** A record a store is asked to write: it always expires (the in-flight timeout or `expiration`). */
 export interface NewRecord extends StoredRecord {
   readonly expiresAtMs: number;
+}
+
+/** No recorded headers: a reservation's, and a response's that set none of the listed ones. */
+export const NO_HEADERS: readonly ResponseHeader[] = Object.freeze([]);
+
+/**
+ * The headers as a text column holds them: JSON pairs, or `null` for none. Values are JS strings
+ * of bytes 0x00-0xFF (what Node accepts in a header), so they survive UTF-8 text storage intact.
+ */
+export function headersText(headers: readonly ResponseHeader[]): string | null {
+  return headers.length === 0 ? null : JSON.stringify(headers);
+}
+
+/** The headers read back from `headersText`'s form; `null` (or a row from before) is none. */
+export function headersFromText(text: string | null | undefined): readonly ResponseHeader[] {
+  return text ? (JSON.parse(text) as ResponseHeader[]) : NO_HEADERS;
 }
 
 /** The state of `record` at `now`: expiry first, from the timestamps; then the status sentinel. */
@@ -58,6 +76,7 @@ export function inFlightRecord(
     statusCode: IN_FLIGHT_STATUS,
     body: null,
     contentType: '',
+    headers: NO_HEADERS,
     createdAtMs: now,
     expiresAtMs: now + timeoutMs,
     fingerprint,
@@ -70,6 +89,7 @@ export function toCachedResponse(record: StoredRecord): CachedResponse {
     statusCode: record.statusCode,
     body: record.body,
     contentType: record.contentType,
+    headers: record.headers,
     createdAt: new Date(record.createdAtMs),
     expiresAt: record.expiresAtMs === null ? null : new Date(record.expiresAtMs),
   };

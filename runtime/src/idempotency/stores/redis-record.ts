@@ -5,10 +5,11 @@
 //   bytes 0..35   reservation token (a UUID, 36 ASCII characters)
 //   bytes 36..38  status code, three ASCII digits (102 = in flight)
 //   then          JSON metadata {c: content type, t: created ms, e: expires ms | null, n: 1 if no
-//                 body, f: request fingerprint (absent when none)}
+//                 body, f: request fingerprint (absent when none), h: recorded headers as
+//                 [name, value] pairs (absent when none)}
 //   then          "\n" and the body bytes, untouched
-import { IN_FLIGHT_STATUS } from '../store.js';
-import type { StoredRecord } from './record.js';
+import { IN_FLIGHT_STATUS, type ResponseHeader } from '../store.js';
+import { NO_HEADERS, type StoredRecord } from './record.js';
 
 export const TOKEN_LENGTH = 36;
 
@@ -18,6 +19,7 @@ interface Meta {
   e: number | null;
   n?: 1;
   f?: string;
+  h?: ResponseHeader[];
 }
 
 /** The fixed-offset head the scripts compare: token followed by the three status digits. */
@@ -37,6 +39,7 @@ export function encodeRecord(record: StoredRecord): Buffer {
   const meta: Meta = { c: record.contentType, t: record.createdAtMs, e: record.expiresAtMs };
   if (record.body === null) meta.n = 1;
   if (record.fingerprint !== null) meta.f = record.fingerprint;
+  if (record.headers.length > 0) meta.h = [...record.headers];
   const head = Buffer.from(
     `${recordHead(record.reservation, record.statusCode)}${JSON.stringify(meta)}\n`,
   );
@@ -57,6 +60,7 @@ export function decodeRecord(value: Buffer): StoredRecord {
     expiresAtMs: meta.e,
     // Absent in entries written before fingerprints were kept.
     fingerprint: meta.f ?? null,
+    headers: meta.h ?? NO_HEADERS,
     // Copy: the reply buffer may be a slice of a larger socket buffer.
     body: meta.n === 1 ? null : Buffer.from(value.subarray(newline + 1)),
   };

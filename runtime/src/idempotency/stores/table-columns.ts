@@ -3,6 +3,6 @@
 // a store refuses to start on a table still missing one (see docs/stores.md, "Upgrading").
 
 /** Added columns, oldest first: each is nullable text, so a row written before it reads null. */
-export const ADDED_COLUMNS = ['fingerprint'] as const;
+export const ADDED_COLUMNS = ['fingerprint', 'response_headers'] as const;
 
 export type AddedColumn = (typeof ADDED_COLUMNS)[number];
