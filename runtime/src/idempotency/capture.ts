@@ -74,6 +74,8 @@ class Recorder {
     readonly runtime: GuardRuntime,
     readonly info: IdempotentKeyInfo,
     readonly reservation: string,
+    /** The caller the scope was resolved for (`req.user.id`), to catch authentication after it. */
+    readonly principal: string | undefined,
   ) {}
 
   /**
@@ -248,8 +250,9 @@ export function captureResponse(
   runtime: GuardRuntime,
   info: IdempotentKeyInfo,
   reservation: string,
+  principal: string | undefined,
 ): void {
-  const recorder = new Recorder(runtime, info, reservation);
+  const recorder = new Recorder(runtime, info, reservation, principal);
   const mounted = req.app as unknown as MountedApp;
   const proto = mounted.response;
   const fromPrototype = proto !== undefined && Object.getPrototypeOf(res) === proto;
@@ -271,6 +274,15 @@ export function captureResponse(
 /** True once the guard has taken `req` in charge, so a route covered twice is guarded once. */
 export function isCaptured(req: Request): boolean {
   return (req as Recording)[RECORDER] !== undefined;
+}
+
+/** What `principalAtGuard` answers for a request the guard did not take in charge. */
+export const NOT_GUARDED: unique symbol = Symbol('not guarded');
+
+/** The caller the guard resolved `req`'s scope for, or `NOT_GUARDED`. */
+export function principalAtGuard(req: Request): string | undefined | typeof NOT_GUARDED {
+  const recorder = (req as Recording)[RECORDER];
+  return recorder ? recorder.principal : NOT_GUARDED;
 }
 
 /** Called by the error layer appended to every guarded route: a thrown error frees the key. */

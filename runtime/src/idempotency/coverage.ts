@@ -8,6 +8,11 @@ import { processWide } from '../process-state.js';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
 import { releaseOnError, requiredIdempotentKeyGuard } from './guard.js';
 import { routeTemplates } from './runtime.js';
+import {
+  checkScopeStillCurrent,
+  isAuthentication,
+  scopeBeforeAuthentication,
+} from './scope-order.js';
 
 /** The parts of Express's router internals the walk reads (router 2.x, Express 5). */
 interface RouteLike {
@@ -129,7 +134,43 @@ function planRoute(
   const insertFor = declared.filter((verb) => !own.includes(verb) && !own.includes(undefined));
   const guardedFor = [...new Set([...own, ...insertFor])];
   if (guardedFor.length === 0) return undefined;
+  for (const verb of guardedFor) refuseLateAuthentication(route, template, verb, insertFor);
   return { route, template, insertFor, guardedFor };
+}
+
+/** The layers that run for `verb` (all of them for a guard mounted with `all`), in order. */
+const layersFor = (route: RouteLike, verb: string | undefined) =>
+  route.stack.filter((layer) => verb === undefined || layer.method === verb || !layer.method);
+
+/** Throws when a layer of the route recognised as authentication runs after its guard. */
+function refuseLateAuthentication(
+  route: RouteLike,
+  template: string | null,
+  verb: string | undefined,
+  insertFor: readonly string[],
+): void {
+  const layers = layersFor(route, verb);
+  // A group's guard goes before the route's first handler for the verb: every layer follows it.
+  const grouped = verb !== undefined && insertFor.includes(verb);
+  const late = layers.slice(grouped ? 0 : layers.findIndex(isGuard) + 1);
+  const authentication = late.find((layer) => isAuthentication(layer.handle));
+  if (authentication) {
+    const path = template ?? String(route.path);
+    throw scopeBeforeAuthentication(verb ?? 'all', path, authentication.handle.name, grouped);
+  }
+}
+
+/**
+ * Adds `checkScopeStillCurrent` just before the route's final handler for `verb` when middleware
+ * runs between the guard and that handler (one of them may authenticate unrecognised).
+ */
+function checkBeforeFinalHandler(route: RouteLike, verb: string): void {
+  const layers = layersFor(route, verb);
+  const guardAt = layers.findIndex(isGuard);
+  if (guardAt === -1 || guardAt >= layers.length - 2) return;
+  const final = route.stack.indexOf(layers[layers.length - 1]!);
+  (route[verb] as (fn: unknown) => void).call(route, checkScopeStillCurrent);
+  route.stack.splice(final, 0, route.stack.pop()!);
 }
 
 /** Inserts the guard where a group covers a route, and the error layer on every guarded route. */
@@ -147,6 +188,7 @@ export function applyCoverage(plans: readonly RoutePlan[]): void {
       const first = route.stack.findIndex((layer) => layer.method === verb);
       route.stack.splice(first === -1 ? route.stack.length : first, 0, added);
     }
+    for (const verb of guardedFor) if (verb !== undefined) checkBeforeFinalHandler(route, verb);
     for (const verb of guardedFor) {
       const add = (verb === undefined ? route.all : route[verb]) as (fn: unknown) => void;
       add.call(route, releaseOnError);

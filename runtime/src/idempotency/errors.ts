@@ -14,6 +14,8 @@ export const IdempotencyErrorCode = {
   misplaced: 'idempotency_guard_misplaced',
   /** The registered store (or what its class or factory built) lacks a contract method. */
   storeUnusable: 'idempotency_store_unusable',
+  /** A guarded route authenticates after the guard, so the scope would miss the caller. */
+  scopeBeforeAuthentication: 'idempotency_scope_before_authentication',
 } as const;
 
 export type IdempotencyErrorCode = (typeof IdempotencyErrorCode)[keyof typeof IdempotencyErrorCode];

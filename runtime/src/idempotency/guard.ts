@@ -7,6 +7,7 @@ import { buildKeyInfo } from './key-info.js';
 import { IdempotentConflictHandling } from './options.js';
 import { sendConflict, sendFingerprintMismatch, sendKeyProblem, type KeyRule } from './problems.js';
 import { guardRuntimeOf, routeTemplates, type GuardRuntime } from './runtime.js';
+import { principalId } from '../auth/user.js';
 import { resolveScope } from './scope.js';
 import type { CachedResponse } from './store.js';
 
@@ -99,7 +100,7 @@ export async function requiredIdempotentKeyGuard(
   // Not caught: a store failure here reaches the app's error handler (500), per the spec.
   const check = await store.isKeyProcessed(info);
   if (!check.processed) {
-    captureResponse(req, res, runtime, info, check.reservation);
+    captureResponse(req, res, runtime, info, check.reservation, principalId(req));
     return next();
   }
   // A stored fingerprint of null (none kept, or an entry older than fingerprints) cannot differ.

@@ -33,6 +33,7 @@ export {
   type IdempotencyStoreSource,
 } from './registration.js';
 export { requiredIdempotentKey } from './coverage.js';
+export { markAuthentication } from './scope-order.js';
 export {
   MEMORY_STORE_WARNING,
   closeIdempotency,

@@ -30,6 +30,12 @@ function guardCases(maker: StoreMaker): void {
   async function appIn(mode: IdempotentConflictHandling): Promise<Express> {
     const app = express();
     app.use(express.json());
+    // Authentication before the guard, as start-up requires: the scope is the caller.
+    app.use((req, _res, next) => {
+      const id = req.get('x-user');
+      if (id) req.user = { id };
+      next();
+    });
     addIdempotentKeyWithStore(app, maker(), (o) => {
       o.logger = silentLogger;
       o.conflictHandling = mode;
@@ -88,6 +94,17 @@ function guardCases(maker: StoreMaker): void {
       expect(runs).to.equal(2);
     });
   }
+
+  it('keeps callers apart: one key from two users runs twice, and each replay is the caller’s own', async () => {
+    const app = await appIn('CachedResult');
+    const as = (user: string) =>
+      request(app).post('/orders').set(KEY, 'shared').set('X-User', user).send({ amount: 7 });
+    expect((await as('alice')).body).to.deep.equal({ amount: 7, run: 1 });
+    expect((await as('bob')).body).to.deep.equal({ amount: 7, run: 2 });
+    expect((await as('alice')).body).to.deep.equal({ amount: 7, run: 1 });
+    expect((await as('bob')).body).to.deep.equal({ amount: 7, run: 2 });
+    expect(runs).to.equal(2);
+  });
 
   it('replays the recorded headers byte for byte: a replayed 201 keeps its Location', async () => {
     const app = await appIn('CachedResult');
