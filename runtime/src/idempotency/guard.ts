@@ -4,6 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
 import { captureResponse, failCapture, isCaptured } from './capture.js';
 import { buildKeyInfo } from './key-info.js';
+import { MALFORMED_KEY, readKey } from './key-header.js';
 import { IdempotentConflictHandling } from './options.js';
 import { sendConflict, sendFingerprintMismatch, sendKeyProblem, type KeyRule } from './problems.js';
 import { guardRuntimeOf, routeTemplates, type GuardRuntime } from './runtime.js';
@@ -84,8 +85,8 @@ export async function requiredIdempotentKeyGuard(
     );
   }
   const { options, store } = runtime;
-  const header = req.headers[runtime.headerName];
-  const key = typeof header === 'string' ? header : null;
+  const key = readKey(req.headers[runtime.headerName], runtime.structuredKey);
+  if (key === MALFORMED_KEY) return sendKeyProblem(res, options, 'structured-string');
   const broken = keyRuleBroken(key, runtime);
   if (broken) return sendKeyProblem(res, options, broken);
 

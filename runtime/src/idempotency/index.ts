@@ -5,6 +5,7 @@ export {
   DEFAULT_REPLAYED_HEADERS,
   IdempotentConflictHandling,
   defaultIdempotencyOptions,
+  standardIdempotencyKeyHeader,
   type ConfigureIdempotency,
   type IdempotencyOptions,
   type JsonSerializerOptions,
@@ -15,6 +16,7 @@ export type { Duration } from './duration.js';
 export { IdempotencyConfigError, IdempotencyErrorCode, OptionsValidationError } from './errors.js';
 export { silentLogger, type IdempotencyLogger } from './logger.js';
 export { buildKeyInfo, safeKeyOf } from './key-info.js';
+export { STANDARD_KEY_HEADER } from './key-header.js';
 export { resolveScope } from './scope.js';
 export {
   defaultRequestFingerprint,

@@ -96,6 +96,22 @@ export const DEFAULT_REPLAYED_HEADERS: readonly string[] = Object.freeze([
 /** A registration's options callback: change the fields you need. */
 export type ConfigureIdempotency = (options: IdempotencyOptions) => void;
 
+/**
+ * Preset for the IETF HTTPAPI draft's standard header: reads the key from `Idempotency-Key`,
+ * where a Structured Field string (`"8e03978e-..."`) is unquoted before use, so `"x"` and `x`
+ * are one key. Other options keep their values; call it first in a callback to change more.
+ *
+ * @example
+ * addIdempotentKey(app, standardIdempotencyKeyHeader);
+ * addIdempotentKey(app, (options) => {
+ *   standardIdempotencyKeyHeader(options);
+ *   options.conflictHandling = 'CachedResult';
+ * });
+ */
+export function standardIdempotencyKeyHeader(options: IdempotencyOptions): void {
+  options.idempotencyHeaderKey = 'Idempotency-Key';
+}
+
 /** Fresh options holding every default (a new object per call, so callbacks cannot leak). */
 export function defaultIdempotencyOptions(): IdempotencyOptions {
   return {

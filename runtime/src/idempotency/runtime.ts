@@ -11,6 +11,8 @@ export interface GuardRuntime {
   readonly matches: KeyMatcher;
   /** `idempotencyHeaderKey` lower-cased, as Node keys `req.headers`. */
   readonly headerName: string;
+  /** The header is the standard `Idempotency-Key`, whose value may be a Structured Field string. */
+  readonly structuredKey: boolean;
   /** `replayedHeaders`, keyed lower-case (as Node names response headers) to their spelling. */
   readonly replayedHeaders: ReadonlyMap<string, string>;
 }

@@ -10,6 +10,7 @@ import {
   resolveIdempotencyOptions,
   type ResolvedIdempotencyOptions,
 } from './options.js';
+import { STANDARD_KEY_HEADER } from './key-header.js';
 import { compileKeyPattern } from './pattern.js';
 import { buildStore, registrationOf } from './registration.js';
 import { guardRuntimeOf, setGuardRuntime } from './runtime.js';
@@ -83,6 +84,7 @@ async function prepare(app: Application): Promise<PreparedIdempotency | undefine
     store,
     matches: compileKeyPattern(options.idempotencyKeyPattern),
     headerName: options.idempotencyHeaderKey.toLowerCase(),
+    structuredKey: options.idempotencyHeaderKey.toLowerCase() === STANDARD_KEY_HEADER.toLowerCase(),
     replayedHeaders: new Map(options.replayedHeaders.map((name) => [name.toLowerCase(), name])),
   });
   return { options, store };

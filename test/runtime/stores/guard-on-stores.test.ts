@@ -9,7 +9,9 @@ import {
   prepareApp,
   requiredIdempotentKey,
   silentLogger,
+  standardIdempotencyKeyHeader,
   type IdempotencyKeyStoreFactory,
+  type IdempotencyOptions,
   type IdempotentConflictHandling,
 } from '@slicekit/runtime/idempotency';
 import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
@@ -27,7 +29,10 @@ function guardCases(maker: StoreMaker): void {
   const apps: Express[] = [];
   let runs = 0;
 
-  async function appIn(mode: IdempotentConflictHandling): Promise<Express> {
+  async function appIn(
+    mode: IdempotentConflictHandling,
+    more?: (options: IdempotencyOptions) => void,
+  ): Promise<Express> {
     const app = express();
     app.use(express.json());
     // Authentication before the guard, as start-up requires: the scope is the caller.
@@ -41,6 +46,7 @@ function guardCases(maker: StoreMaker): void {
       o.conflictHandling = mode;
       // Each app its own key space in a shared database or Redis.
       o.cachePrefix = `guard-${Math.random().toString(36).slice(2)}`;
+      more?.(o);
     });
     app.post('/orders', requiredIdempotentKey(), (req, res) => {
       runs += 1;
@@ -94,6 +100,17 @@ function guardCases(maker: StoreMaker): void {
       expect(runs).to.equal(2);
     });
   }
+
+  it('takes "key" on the standard Idempotency-Key header as the same key as key', async () => {
+    const app = await appIn('CachedResult', standardIdempotencyKeyHeader);
+    const send = (value: string) =>
+      request(app).post('/orders').set('Idempotency-Key', value).send({ amount: 3 });
+    expect((await send('"order-3"')).status).to.equal(201);
+    const again = await send('order-3');
+    expect(again.headers['idempotent-replayed']).to.equal('true');
+    expect((await send('"order-3";x=1')).status).to.equal(400);
+    expect(runs).to.equal(1);
+  });
 
   it('keeps callers apart: one key from two users runs twice, and each replay is the caller’s own', async () => {
     const app = await appIn('CachedResult');
