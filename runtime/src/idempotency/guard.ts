@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
 import { captureResponse, failCapture, isCaptured } from './capture.js';
 import { buildKeyInfo } from './key-info.js';
-import { MALFORMED_KEY, readKey } from './key-header.js';
+import { decodeKey, MALFORMED_KEY, readKey, type DecodedKey } from './key-header.js';
 import { IdempotentConflictHandling } from './options.js';
 import { sendConflict, sendFingerprintMismatch, sendKeyProblem, type KeyRule } from './problems.js';
 import { guardRuntimeOf, routeTemplates, type GuardRuntime } from './runtime.js';
@@ -15,12 +15,17 @@ import type { CachedResponse } from './store.js';
 /** The header set on every replayed response. */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
-/** Presence, length and pattern, in that order; `undefined` when the key is valid. */
-export function keyRuleBroken(key: string | null, runtime: GuardRuntime): KeyRule | undefined {
-  if (key === null || key.trim() === '') return 'required';
-  if (key.length > runtime.options.maxIdempotencyKeyLength) return 'max-length';
-  if (!runtime.matches(key)) return 'pattern';
-  return undefined;
+/**
+ * Presence, encoding, length and pattern, in that order (the string form is checked before):
+ * the decoded key, or the rule it breaks. The length counts UTF-8 bytes as sent.
+ */
+export function checkKey(raw: string | null, runtime: GuardRuntime): DecodedKey | KeyRule {
+  if (raw === null || raw.trim() === '') return 'required';
+  const decoded = decodeKey(raw);
+  if (decoded === undefined) return 'utf-8';
+  if (decoded.bytes > runtime.options.maxIdempotencyKeyLength) return 'max-length';
+  if (!runtime.matches(decoded.key)) return 'pattern';
+  return decoded;
 }
 
 /**
@@ -87,12 +92,12 @@ export async function requiredIdempotentKeyGuard(
   const { options, store } = runtime;
   const key = readKey(req.headers[runtime.headerName], runtime.structuredKey);
   if (key === MALFORMED_KEY) return sendKeyProblem(res, options, 'structured-string');
-  const broken = keyRuleBroken(key, runtime);
-  if (broken) return sendKeyProblem(res, options, broken);
+  const checked = checkKey(key, runtime);
+  if (typeof checked === 'string') return sendKeyProblem(res, options, checked);
 
   const fingerprint = options.requestFingerprint ? options.requestFingerprint(req) : null;
   const info = buildKeyInfo(
-    key,
+    checked.key,
     req.method,
     endpointOf(req),
     resolveScope(req, options),

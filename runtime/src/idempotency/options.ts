@@ -41,7 +41,10 @@ export interface IdempotencyOptions {
    * as a mismatch. @default '^[a-zA-Z0-9\\-_]+$'
    */
   idempotencyKeyPattern: string;
-  /** Longest accepted key, in UTF-16 code units. @default 255 */
+  /**
+   * Longest accepted key, in bytes as sent (UTF-8; the quotes of the standard header's string
+   * form not counted): 255 ASCII characters, or 85 CJK characters. @default 255
+   */
   maxIdempotencyKeyLength: number;
   /** How a duplicate of a completed request is answered. @default 'ConflictResponse' */
   conflictHandling: IdempotentConflictHandling;

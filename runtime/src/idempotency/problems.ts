@@ -4,7 +4,7 @@ import { PROBLEM_CONTENT_TYPE, type ProblemDetails } from '../http/problem.js';
 import type { ResolvedIdempotencyOptions } from './options.js';
 
 /** Which key rule failed, in the order the rules are checked. */
-export type KeyRule = 'required' | 'structured-string' | 'max-length' | 'pattern';
+export type KeyRule = 'required' | 'structured-string' | 'utf-8' | 'max-length' | 'pattern';
 
 /** Seconds a client should wait before retrying a key that is still in flight. */
 export const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
@@ -25,7 +25,8 @@ export function sendKeyProblem(
   const detail = {
     required: `The ${header} header is required and must not be blank.`,
     'structured-string': `The ${header} header opens with a quote but is not a Structured Field string (RFC 9651): printable ASCII between double quotes, with \\" and \\\\ as the only escapes, and no parameters.`,
-    'max-length': `The ${header} header must be at most ${options.maxIdempotencyKeyLength} characters long.`,
+    'utf-8': `The ${header} header is not valid UTF-8.`,
+    'max-length': `The ${header} header must be at most ${options.maxIdempotencyKeyLength} bytes long (UTF-8, as sent).`,
     pattern: `The ${header} header does not match the required pattern ${options.idempotencyKeyPattern}.`,
   }[rule];
   send(res, options, { title: 'Bad Request', status: 400, detail, header, rule });

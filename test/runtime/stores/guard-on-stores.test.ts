@@ -112,6 +112,21 @@ function guardCases(maker: StoreMaker): void {
     expect(runs).to.equal(1);
   });
 
+  it('keys by the characters sent: a CJK key replays, another CJK key is new', async () => {
+    const app = await appIn('CachedResult', (o) => (o.idempotencyKeyPattern = '^[^\\s]+$'));
+    const send = (key: string) =>
+      request(app)
+        .post('/orders')
+        .set(KEY, Buffer.from(key, 'utf8').toString('latin1'))
+        .send({ amount: 9 });
+    expect((await send('注文-😀-1')).body).to.deep.equal({ amount: 9, run: 1 });
+    const again = await send('注文-😀-1');
+    expect(again.headers['idempotent-replayed']).to.equal('true');
+    expect((await send('注文-😀-2')).body).to.deep.equal({ amount: 9, run: 2 });
+    expect((await send('注'.repeat(86))).status).to.equal(400);
+    expect(runs).to.equal(2);
+  });
+
   it('keeps callers apart: one key from two users runs twice, and each replay is the caller’s own', async () => {
     const app = await appIn('CachedResult');
     const as = (user: string) =>
