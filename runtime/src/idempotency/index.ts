@@ -25,7 +25,7 @@ export {
   type RequestFingerprint,
 } from './fingerprint.js';
 export { DEFAULT_KEY_PATTERN, KEY_PATTERN_TIMEOUT_MS } from './pattern.js';
-export { IN_FLIGHT_RETRY_AFTER_SECONDS } from './problems.js';
+export { IN_FLIGHT_RETRY_AFTER_SECONDS, IdempotencyProblemType } from './problems.js';
 export { REPLAYED_HEADER } from './guard.js';
 export {
   addIdempotentKey,

@@ -1,4 +1,5 @@
-// The guard's own answers: 400 for a bad key, 409 for a duplicate, as RFC 9457 problem+json.
+// The guard's own answers: 400 for a bad key, 409 for a duplicate, 422 for a reused key, as
+// RFC 9457 problem+json whose `type` names the problem the way every runtime problem does.
 import type { Response } from 'express';
 import { PROBLEM_CONTENT_TYPE, type ProblemDetails } from '../http/problem.js';
 import type { ResolvedIdempotencyOptions } from './options.js';
@@ -6,11 +7,44 @@ import type { ResolvedIdempotencyOptions } from './options.js';
 /** Which key rule failed, in the order the rules are checked. */
 export type KeyRule = 'required' | 'structured-string' | 'utf-8' | 'max-length' | 'pattern';
 
+/**
+ * The `type` of each guard problem, in the runtime's `urn:slicekit:problem:<name>` form (as
+ * `crud`, `list-query` and `database` problems); docs/idempotency.md documents each one under
+ * "Problem types". The `code` member of the body says the same in the runtime's code form.
+ */
+export const IdempotencyProblemType = {
+  /** 400: the key header is missing, malformed, not UTF-8, too long or off the pattern. */
+  keyInvalid: 'urn:slicekit:problem:idempotency-key-invalid',
+  /** 409: the key's first request is still in flight; retry after `Retry-After`. */
+  inFlight: 'urn:slicekit:problem:idempotency-key-in-flight',
+  /** 409: the key's first request completed (ConflictResponse mode). */
+  completed: 'urn:slicekit:problem:idempotency-key-completed',
+  /** 422: the key was first used for a different request. */
+  reused: 'urn:slicekit:problem:idempotency-key-reused',
+} as const;
+
+export type IdempotencyProblemType =
+  (typeof IdempotencyProblemType)[keyof typeof IdempotencyProblemType];
+
+/** The `code` member beside each `type`. */
+const CODES: Record<IdempotencyProblemType, string> = {
+  [IdempotencyProblemType.keyInvalid]: 'idempotency.key_invalid',
+  [IdempotencyProblemType.inFlight]: 'idempotency.in_flight',
+  [IdempotencyProblemType.completed]: 'idempotency.completed',
+  [IdempotencyProblemType.reused]: 'idempotency.key_reused',
+};
+
 /** Seconds a client should wait before retrying a key that is still in flight. */
 export const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
 
-function send(res: Response, options: ResolvedIdempotencyOptions, problem: ProblemDetails): void {
+function send(
+  res: Response,
+  options: ResolvedIdempotencyOptions,
+  type: IdempotencyProblemType,
+  fields: { title: string; status: number; detail: string; [member: string]: unknown },
+): void {
   const { replacer, space } = options.jsonSerializerOptions;
+  const problem: ProblemDetails = { type, ...fields, code: CODES[type] };
   const body = JSON.stringify(problem, replacer as (key: string, value: unknown) => unknown, space);
   res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(body);
 }
@@ -29,7 +63,13 @@ export function sendKeyProblem(
     'max-length': `The ${header} header must be at most ${options.maxIdempotencyKeyLength} bytes long (UTF-8, as sent).`,
     pattern: `The ${header} header does not match the required pattern ${options.idempotencyKeyPattern}.`,
   }[rule];
-  send(res, options, { title: 'Bad Request', status: 400, detail, header, rule });
+  send(res, options, IdempotencyProblemType.keyInvalid, {
+    title: 'Bad Request',
+    status: 400,
+    detail,
+    header,
+    rule,
+  });
 }
 
 /**
@@ -43,7 +83,8 @@ export function sendConflict(
 ): void {
   const header = options.idempotencyHeaderKey;
   if (inFlight) res.setHeader('Retry-After', String(IN_FLIGHT_RETRY_AFTER_SECONDS));
-  send(res, options, {
+  const type = inFlight ? IdempotencyProblemType.inFlight : IdempotencyProblemType.completed;
+  send(res, options, type, {
     title: 'Conflict',
     status: 409,
     detail: inFlight
@@ -64,7 +105,7 @@ export function sendFingerprintMismatch(
   inFlight: boolean,
 ): void {
   const header = options.idempotencyHeaderKey;
-  send(res, options, {
+  send(res, options, IdempotencyProblemType.reused, {
     title: 'Unprocessable Content',
     status: 422,
     detail: `This ${header} was already used for a different request (method, path or body); send a new key for a new request.`,

@@ -78,7 +78,11 @@ function guardCases(maker: StoreMaker): void {
       await request(app).post('/orders').set(KEY, 'done').send({ amount: 100 }).expect(201);
       const reused = await request(app).post('/orders').set(KEY, 'done').send({ amount: 999 });
       expect(reused.status).to.equal(422);
-      expect(reused.body).to.include({ status: 422, state: 'completed' });
+      expect(reused.body).to.include({
+        type: 'urn:slicekit:problem:idempotency-key-reused',
+        status: 422,
+        state: 'completed',
+      });
 
       const slow = request(app)
         .post('/orders')
