@@ -206,10 +206,10 @@ export class PostgresIdempotencyStore extends RelationalIdempotencyStore {
       try {
         await this.query('create the key table', { text: statement });
       } catch (error) {
-        // Two instances starting together can race on IF NOT EXISTS (duplicate type, relation
-        // or column).
+        // Two instances starting together can race on IF NOT EXISTS: a duplicate row of pg_type
+        // (23505), type (42710), relation (42P07) or column (42701).
         const code = (error as { code?: string }).code;
-        if (code !== '23505' && code !== '42P07' && code !== '42701') throw error;
+        if (!['23505', '42710', '42P07', '42701'].includes(code ?? '')) throw error;
       }
     }
   }
