@@ -5,6 +5,7 @@
 //
 //   npm run bench:list                  BENCH_ROWS=1000000 BENCH_ITERATIONS=15
 //   BENCH_DATABASES=sqlite,postgres npm run bench:list
+//   BENCH_RELATION_ORDERS=1000000 BENCH_RELATIONS=0   the relations scenario (bench/list-relations.ts)
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +18,7 @@ import {
   parseListQuery,
   runListQuery,
 } from '../runtime/src/list-query/index.js'; // from source: `npm run bench:list` passes no export condition
+import { engineQuery, ensureRelationTables, handWrittenQuery, ORDERS } from './list-relations.js';
 
 type Dialect = 'postgres' | 'mysql' | 'sqlite';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -25,6 +27,8 @@ const DATABASES = (process.env.BENCH_DATABASES ?? 'postgres,mysql,sqlite').split
 const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const DB_NAME = 'slicekit_bench_list';
+// BENCH_RELATIONS=0 leaves the relations scenario out (its tables take a while to generate).
+const RELATIONS = process.env.BENCH_RELATIONS !== '0';
 const CACHE = join(process.cwd(), '.bench-cache');
 
 const resource = defineListResource({
@@ -342,44 +346,89 @@ async function benchDialect(dialect: Dialect): Promise<Result[]> {
         windowed: median(times.windowed),
       });
     }
+    if (RELATIONS) results.push(await benchRelations(knex, dialect));
     return results;
   } finally {
     await knex.destroy();
   }
 }
 
+/** The relations scenario (bench/list-relations.ts), timed like the queries above. */
+async function benchRelations(knex: Knex, dialect: Dialect): Promise<Result> {
+  await ensureRelationTables(knex, dialect);
+  const engine = engineQuery(knex);
+  const hand = handWrittenQuery(knex, dialect);
+  const [a, b] = await Promise.all([engine(), hand()]);
+  if (
+    JSON.stringify(a.items) !== JSON.stringify(b.items) ||
+    a.totalItemCount !== b.totalItemCount ||
+    a.items.length === 0
+  ) {
+    throw new Error(`${dialect} relations: the engine and the hand-written queries disagree`);
+  }
+  const times = { engine: [] as number[], hand: [] as number[] };
+  for (let i = 0; i < ITERATIONS + 2; i++) {
+    const order = i % 2 ? (['hand', 'engine'] as const) : (['engine', 'hand'] as const);
+    for (const which of order) {
+      const ms = await time(which === 'engine' ? engine : hand);
+      if (i >= 2) times[which].push(ms);
+    }
+  }
+  const label = `relations: ${ORDERS} orders by customer.name`;
+  return {
+    dialect,
+    label,
+    engine: median(times.engine),
+    hand: median(times.hand),
+    uncounted: NaN,
+    windowed: NaN,
+  };
+}
+
 const all: Result[] = [];
 const summary: Record<string, number | null> = { rows: ROWS };
+const relationsSummary: Record<string, number | null> = RELATIONS
+  ? { relation_orders: ORDERS }
+  : {};
 for (const dialect of ['postgres', 'mysql', 'sqlite'] as const) {
   const key = `${dialect}_engine_vs_handwritten`;
   if (!DATABASES.includes(dialect)) {
     summary[key] = null;
     continue;
   }
+  const relationsKey = `${dialect}_relations_engine_vs_handwritten`;
   try {
     const results = await benchDialect(dialect);
     all.push(...results);
-    summary[key] = Number(median(results.map((r) => r.engine / r.hand)).toFixed(3));
+    const plain = results.filter((r) => !r.label.startsWith('relations'));
+    summary[key] = Number(median(plain.map((r) => r.engine / r.hand)).toFixed(3));
+    const relations = results.find((r) => r.label.startsWith('relations'));
+    relationsSummary[relationsKey] = relations
+      ? Number((relations.engine / relations.hand).toFixed(3))
+      : null;
   } catch (error) {
     console.error(`  ${dialect}: skipped (${(error as Error).message})`);
     summary[key] = null;
+    relationsSummary[relationsKey] = null;
   }
 }
 
 const pad = (text: string, width: number) => text.padEnd(width);
+/** A time, or `-` where the scenario has none (the relations one measures no count variants). */
+const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(2));
 console.log(`\nlist query, ${ROWS} rows, median of ${ITERATIONS} runs each (ms)\n`);
 console.log(
-  `${pad('database', 10)}${pad('query', 34)}${pad('engine', 10)}${pad('by hand', 10)}${pad('ratio', 8)}` +
+  `${pad('database', 10)}${pad('query', 44)}${pad('engine', 10)}${pad('by hand', 10)}${pad('ratio', 8)}` +
     `${pad('no count', 10)}${pad('count cost', 12)}window count`,
 );
 for (const r of all) {
   console.log(
-    `${pad(r.dialect, 10)}${pad(r.label, 34)}${pad(r.engine.toFixed(2), 10)}${pad(r.hand.toFixed(2), 10)}` +
-      `${pad((r.engine / r.hand).toFixed(3), 8)}${pad(r.uncounted.toFixed(2), 10)}` +
-      `${pad((r.engine - r.uncounted).toFixed(2), 12)}${r.windowed.toFixed(2)}`,
+    `${pad(r.dialect, 10)}${pad(r.label, 44)}${pad(r.engine.toFixed(2), 10)}${pad(r.hand.toFixed(2), 10)}` +
+      `${pad((r.engine / r.hand).toFixed(3), 8)}${pad(ms(r.uncounted), 10)}` +
+      `${pad(ms(r.engine - r.uncounted), 12)}${ms(r.windowed)}`,
   );
 }
 console.log(
   '\ncount cost = engine - no count; window count = the hand-written page counted with COUNT(*) OVER ()\n',
 );
-console.log(JSON.stringify(summary));
+console.log(JSON.stringify({ ...summary, ...relationsSummary }));

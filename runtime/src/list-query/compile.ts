@@ -72,8 +72,10 @@ function join(
   principal: string,
 ): void {
   const owner = ownerCondition(d, m, m.alias, principal);
+  // Every row has its related row when the schema says so: an inner join, free to go either way.
+  const kind = m.nullable || owner ? 'LEFT JOIN' : 'INNER JOIN';
   qb.joinRaw(
-    `LEFT JOIN ${quoteTable(d, m.table)} ${d.quote(m.alias)} ON ` +
+    `${kind} ${quoteTable(d, m.table)} ${d.quote(m.alias)} ON ` +
       `${names.of(m.alias, m.foreignColumn)} = ${names.base(m.localColumn)}` +
       (owner ? ` AND ${owner.sql}` : ''),
     (owner?.bindings ?? []) as Knex.Value[],
@@ -86,6 +88,14 @@ function expressionOf(target: QueryTarget, names: ColumnNamer): string {
     ? names.of(target.relation.alias, target.member.column)
     : names.base(target.member.column);
 }
+
+/** The operations a null value matches (docs/list-query.md, Filters). */
+const MATCHES_NULL = new Set<FilterOperation>(['NotEqual', 'NotContains', 'NotIn', 'IsNull']);
+
+const nonNull = (f: Fragment, expr: string): Fragment => ({
+  sql: `(${expr} IS NOT NULL AND ${f.sql})`,
+  bindings: f.bindings,
+});
 
 const NEGATED: Partial<Record<FilterOperation, FilterOperation>> = {
   NotEqual: 'Equal',
@@ -192,7 +202,16 @@ export function buildListQueries(
       const { sql, bindings } =
         target.kind === 'collection'
           ? anyElement(d, target, names, filter, `f_${i}`, principal)
-          : filterFragment(d, target.member, expressionOf(target, names), filter);
+          : target.kind === 'relation' &&
+              target.relation.nullable &&
+              !MATCHES_NULL.has(filter.operation)
+            ? // Never true without a related row, as the database can tell: it may then read
+              // the joined table first (SQLite reduces the LEFT JOIN to an inner one only so).
+              nonNull(
+                filterFragment(d, target.member, expressionOf(target, names), filter),
+                expressionOf(target, names),
+              )
+            : filterFragment(d, target.member, expressionOf(target, names), filter);
       qb.whereRaw(sql, bindings as Knex.RawBinding[]);
     });
     if (query.search) {

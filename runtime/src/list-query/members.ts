@@ -56,6 +56,12 @@ export interface RelationMember {
   readonly members: readonly SubMember[];
   /** The related table's owner column: only the caller's own related row is joined. */
   readonly ownerColumn?: string;
+  /**
+   * Whether a row may have no related row: the schema admits null or does not require the member.
+   * Otherwise (and when not owned) the list joins it with an INNER JOIN, which the database may
+   * read in either order.
+   */
+  readonly nullable: boolean;
 }
 
 /** A one-to-many child collection: searched with EXISTS, loaded with one query per page. */

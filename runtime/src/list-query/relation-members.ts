@@ -34,6 +34,7 @@ export function relationMember(
   shape: SchemaShape,
   r: RelationMapping | undefined,
   problems: string[],
+  nullable = true,
 ): RelationMember | undefined {
   const at = `dto property "${property}"`;
   if (shape.shape !== 'object') {
@@ -53,6 +54,7 @@ export function relationMember(
     foreignColumn: r.foreignColumn ?? 'id',
     members: subMembers(shape.properties, r.columns, problems, `columns.${property}.relation`),
     ...(r.ownerColumn ? { ownerColumn: r.ownerColumn } : {}),
+    nullable,
   };
 }
 

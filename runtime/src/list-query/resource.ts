@@ -66,7 +66,8 @@ function resolveMember(
         ? mapping.column
         : undefined;
   if (typeof mapping === 'object' && mapping !== null && 'relation' in mapping) {
-    return relationMember(property, shape, mapping.relation, problems);
+    const nullable = isNullable(schema) || !required.has(property);
+    return relationMember(property, shape, mapping.relation, problems, nullable);
   }
   if (typeof mapping === 'object' && mapping !== null && 'collection' in mapping) {
     return collectionMember(property, shape, mapping.collection, problems);

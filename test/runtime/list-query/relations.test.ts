@@ -94,6 +94,24 @@ describe('list-query relations', () => {
     expect(sql(clients.postgres, {}).count.sql).not.to.include('JOIN');
   });
 
+  it('joins a related row every row has (required, not null, not owned) with an inner join', () => {
+    const lines = defineListResource({
+      table: 'order_lines',
+      dto: {
+        type: 'object',
+        required: ['id', 'order'],
+        properties: { id: { type: 'integer' }, order: row({ status: { type: 'string' } }) },
+      },
+      columns: { order: { relation: { table: 'orders', localColumn: 'order_id' } } },
+    });
+    const { page } = sql(clients.postgres, { filter: 'order.status:Equal:draft' }, lines);
+    expect(page.sql).to.include('INNER JOIN "orders" "r_order" ON');
+    // A left join's filter says it never matches a missing row, so the database may read it first.
+    expect(sql(clients.postgres, { filter: 'customer.name:Equal:Al' }).page.sql).to.include(
+      '("r_customer"."name" IS NOT NULL AND',
+    );
+  });
+
   it('matches any element of a collection with EXISTS, and none for the negative operations', () => {
     const through = sql(clients.mysql, { filter: 'tags.name:Equal:gift' }).page.sql;
     expect(through).to.include(

@@ -87,12 +87,16 @@ describe('list-query SQL per dialect', () => {
     );
   });
 
-  it('uses the native LIKE on SQLite for an ASCII pattern against an all-ASCII value', () => {
-    const { sql: text, bindings } = sql(clients.sqlite, { filter: 'name:Contains:ab' }).page;
+  it('uses the native LIKE on SQLite for an ASCII pattern, and JavaScript only for İ and K', () => {
+    const plainLike = sql(clients.sqlite, { filter: 'name:Contains:ab' }).page;
+    expect(plainLike.sql).to.include(`where "lq_items"."name" LIKE ? ESCAPE '!'`);
+    expect(plainLike.bindings[0]).to.equal('%ab%');
+    // Only İ lowers to i and only the Kelvin sign to k: a pattern with an i or a k checks them.
+    const { sql: text, bindings } = sql(clients.sqlite, { filter: 'name:Contains:Ki' }).page;
     expect(text).to.include(
-      `(CASE WHEN length("lq_items"."name") = length(CAST("lq_items"."name" AS BLOB)) THEN "lq_items"."name" LIKE ? ESCAPE '!' ELSE slicekit_lower("lq_items"."name") LIKE slicekit_lower(?) ESCAPE '!' END)`,
+      `("lq_items"."name" LIKE ? ESCAPE '!' OR ((instr("lq_items"."name", '\u0130') > 0 OR instr("lq_items"."name", '\u212a') > 0) AND slicekit_lower("lq_items"."name") LIKE slicekit_lower(?) ESCAPE '!'))`,
     );
-    expect(bindings.slice(0, 2)).to.deep.equal(['%ab%', '%ab%']);
+    expect(bindings.slice(0, 2)).to.deep.equal(['%Ki%', '%Ki%']);
   });
 
   it('does not repeat the id when ordering by it', () => {

@@ -12,10 +12,19 @@ export const sqlite: SqlDialect = {
     const unicode = `${SQLITE_LOWER}(${expr}) LIKE ${SQLITE_LOWER}(?) ESCAPE '!'`;
     // eslint-disable-next-line no-control-regex
     if (!/^[\x00-\x7f]*$/.test(pattern)) return { sql: unicode, bindings: [pattern] };
-    // An ASCII pattern against an all-ASCII value (as many characters as bytes): the native
-    // LIKE, which folds ASCII, gives the same answer without calling into JavaScript per row.
+    // An ASCII pattern (whose only wildcard is %: escapeLike escapes _): the native LIKE, which
+    // folds ASCII, finds every row the Unicode match finds but those where a character that is
+    // not ASCII lowers to ASCII text, and only two do: U+0130 İ lowers to i (and a dot), U+212A
+    // Kelvin K to k. They matter only to a pattern holding an i or a k; then JavaScript is called
+    // for a value holding one of them, and never otherwise.
+    const folding = [
+      ...(/i/i.test(pattern) ? ['\u0130'] : []),
+      ...(/k/i.test(pattern) ? ['\u212a'] : []),
+    ];
+    if (folding.length === 0) return { sql: `${expr} LIKE ? ESCAPE '!'`, bindings: [pattern] };
+    const holds = folding.map((c) => `instr(${expr}, '${c}') > 0`).join(' OR ');
     return {
-      sql: `(CASE WHEN length(${expr}) = length(CAST(${expr} AS BLOB)) THEN ${expr} LIKE ? ESCAPE '!' ELSE ${unicode} END)`,
+      sql: `(${expr} LIKE ? ESCAPE '!' OR ((${holds}) AND ${unicode}))`,
       bindings: [pattern, pattern],
     };
   },
