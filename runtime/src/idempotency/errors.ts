@@ -8,7 +8,7 @@ export const IdempotencyErrorCode = {
   optionsInvalid: 'idempotency_options_invalid',
   /** Routes require a key but the app registered no guard (`addIdempotentKey` is missing). */
   notRegistered: 'idempotency_not_registered',
-  /** A guarded route ran before `prepareApp`/`startApp` prepared the app. */
+  /** A guarded route ran unprepared: its app registered no guard (a registered app prepares itself). */
   notStarted: 'idempotency_not_started',
   /** `requiredIdempotentKey()` was mounted where no route verb exists (`app.use`, `router.use`). */
   misplaced: 'idempotency_guard_misplaced',

@@ -21,6 +21,8 @@ export const IdempotencyProblemType = {
   completed: 'urn:slicekit:problem:idempotency-key-completed',
   /** 422: the key was first used for a different request. */
   reused: 'urn:slicekit:problem:idempotency-key-reused',
+  /** 503 or 500: an app never prepared could not prepare itself on its first request. */
+  notPrepared: 'urn:slicekit:problem:idempotency-not-prepared',
 } as const;
 
 export type IdempotencyProblemType =
@@ -32,6 +34,7 @@ const CODES: Record<IdempotencyProblemType, string> = {
   [IdempotencyProblemType.inFlight]: 'idempotency.in_flight',
   [IdempotencyProblemType.completed]: 'idempotency.completed',
   [IdempotencyProblemType.reused]: 'idempotency.key_reused',
+  [IdempotencyProblemType.notPrepared]: 'idempotency.not_prepared',
 };
 
 /** Seconds a client should wait before retrying a key that is still in flight. */

@@ -29,6 +29,14 @@ const registrations = processWide(
   () => new WeakMap<object, Registration>(),
 );
 
+/** Runs after each registration that took effect; start-up sets it (see `prepareOnFirstRequest`). */
+let registered: (app: IdempotencyApp) => void = () => {};
+
+/** Sets what runs after each registration that took effect. */
+export function afterRegistration(hook: (app: IdempotencyApp) => void): void {
+  registered = hook;
+}
+
 /**
  * Registers the guard on the in-process memory store. A complete no-op (its callback never runs)
  * when any registration already exists. `configure` runs when the app starts, not now.
@@ -46,6 +54,7 @@ export function addIdempotentKey(app: IdempotencyApp, configure?: ConfigureIdemp
     source: (timings: StoreTimings) => new MemoryIdempotencyStore(timings),
     configure,
   });
+  registered(app);
 }
 
 /**
@@ -64,6 +73,7 @@ export function addIdempotentKeyWithStore(
 ): void {
   if (registrations.get(app)?.explicit) return;
   registrations.set(app, { explicit: true, source: store, configure });
+  registered(app);
 }
 
 /** The winning registration of `app`, if any. */

@@ -30,6 +30,11 @@ export function setGuardRuntime(app: object, runtime: GuardRuntime | undefined):
   else runtimes.delete(app);
 }
 
+/** True once `app` itself has been prepared (and not closed since). */
+export function isPrepared(app: object): boolean {
+  return runtimes.has(app);
+}
+
 /** The runtime of `app`, or of the app it is mounted in (a sub-app inherits its parent's). */
 export function guardRuntimeOf(app: object | undefined): GuardRuntime | undefined {
   for (let current = app as { parent?: object } | undefined; current; current = current.parent) {

@@ -11,6 +11,7 @@ import {
   type ResolvedIdempotencyOptions,
 } from './options.js';
 import { STANDARD_KEY_HEADER } from './key-header.js';
+import { defaultLogger, type IdempotencyLogger } from './logger.js';
 import { compileKeyPattern } from './pattern.js';
 import { buildStore, registrationOf } from './registration.js';
 import { guardRuntimeOf, setGuardRuntime } from './runtime.js';
@@ -27,6 +28,17 @@ const preparing = processWide(
   'idempotency.preparing',
   () => new WeakMap<object, Promise<PreparedIdempotency | undefined>>(),
 );
+
+const configuredLoggers = processWide(
+  'idempotency.configuredLoggers',
+  () => new WeakMap<object, IdempotencyLogger>(),
+);
+
+/** The logger the app's registration configured at its last start, valid options or not. */
+export function configuredLogger(app: Application): IdempotencyLogger {
+  const logger = configuredLoggers.get(app);
+  return typeof logger?.error === 'function' ? logger : defaultLogger;
+}
 
 /** The message of the one warning logged per start while the memory store is in use. */
 export const MEMORY_STORE_WARNING =
@@ -68,6 +80,7 @@ async function prepare(app: Application): Promise<PreparedIdempotency | undefine
   const configured = defaultIdempotencyOptions();
   // Only the winning registration's callback runs; callbacks are never merged.
   registration.configure?.(configured);
+  configuredLoggers.set(app, configured.logger);
   validateIdempotencyOptions(configured);
   const options = resolveIdempotencyOptions(configured);
   const store = buildStore(registration.source, {

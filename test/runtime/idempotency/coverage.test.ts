@@ -273,10 +273,18 @@ describe('idempotency guard: wiring mistakes found at start', () => {
     expect((error as IdempotencyConfigError).code).to.equal('idempotency_not_registered');
   });
 
-  it('answers 500 from a guarded route of an app that was never prepared', async () => {
+  it('guards a route of an app that was never prepared: it prepares on its first request', async () => {
+    const app = express();
+    addIdempotentKey(app, (o) => (o.logger = silentLogger));
+    app.post('/x', requiredIdempotentKey(), (_req, res) => void res.sendStatus(201));
+    await request(app).post('/x').expect(400);
+    await request(app).post('/x').set(KEY, 'k').expect(201);
+    await request(app).post('/x').set(KEY, 'k').expect(409);
+  });
+
+  it('answers 500 from a guarded route whose app registered no guard', async () => {
     const app = express();
     app.set('env', 'test');
-    addIdempotentKey(app);
     app.post('/x', requiredIdempotentKey(), (_req, res) => void res.sendStatus(201));
     await request(app).post('/x').set(KEY, 'k').expect(500);
   });

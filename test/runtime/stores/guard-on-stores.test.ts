@@ -32,6 +32,7 @@ function guardCases(maker: StoreMaker): void {
   async function appIn(
     mode: IdempotentConflictHandling,
     more?: (options: IdempotencyOptions) => void,
+    prepared = true,
   ): Promise<Express> {
     const app = express();
     app.use(express.json());
@@ -62,7 +63,7 @@ function guardCases(maker: StoreMaker): void {
           .json({ amount: req.body?.amount, run });
       }, delay);
     });
-    await prepareApp(app);
+    if (prepared) await prepareApp(app);
     apps.push(app);
     return app;
   }
@@ -129,6 +130,22 @@ function guardCases(maker: StoreMaker): void {
     expect((await send('注文-😀-2')).body).to.deep.equal({ amount: 9, run: 2 });
     expect((await send('注'.repeat(86))).status).to.equal(400);
     expect(runs).to.equal(2);
+  });
+
+  it('guards from the first request an app that was never prepared (it prepares itself)', async () => {
+    const app = await appIn('ConflictResponse', undefined, false);
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        request(app)
+          .post('/orders')
+          .set(KEY, 'first')
+          .send({ amount: 1, delayMs: 50 })
+          .then((r) => r.status),
+      ),
+    );
+    expect(statuses.filter((s) => s === 201)).to.have.length(1);
+    expect(statuses.filter((s) => s === 409)).to.have.length(9);
+    expect(runs).to.equal(1);
   });
 
   it('keeps callers apart: one key from two users runs twice, and each replay is the caller’s own', async () => {
