@@ -82,14 +82,21 @@ for (const dialect of allDialects) {
     let server: Served | undefined;
     const env = () => appEnv({ DATABASE_URL: db.url });
     /** The app's server from its TypeScript sources, on a free port. */
-    const startServer = async () => {
-      const port = await freePort();
-      return serve(node, ['--import', 'tsx', 'src/server.ts'], {
-        cwd: app,
-        env: { ...env(), PORT: String(port) },
-        port,
-        probePath: '/v1/products',
-      });
+    const startServer = async (): Promise<Served> => {
+      // A free port can be taken by another process before the server binds it: try another.
+      for (let attempt = 1; ; attempt++) {
+        const port = await freePort();
+        try {
+          return await serve(node, ['--import', 'tsx', 'src/server.ts'], {
+            cwd: app,
+            env: { ...env(), PORT: String(port) },
+            port,
+            probePath: '/v1/products',
+          });
+        } catch (error) {
+          if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+        }
+      }
     };
 
     before(() => {

@@ -38,9 +38,9 @@ export function run(
   });
 }
 
-/** A TCP port nobody listens on right now. */
+/** A TCP port nobody listens on right now, on any interface (as the app servers listen). */
 export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
+  const server = createServer().listen(0);
   await once(server, 'listening');
   const address = server.address();
   server.close();
