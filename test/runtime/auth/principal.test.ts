@@ -20,7 +20,17 @@ describe('the acting principal', () => {
 
   it('treats no user, an empty or blank id, a non-finite number or any other value as anonymous', () => {
     expect(principalOf({} as Request)).to.equal('');
-    for (const id of ['', ' ', '\t\n', Number.NaN, Number.POSITIVE_INFINITY, null, undefined, {}, true]) {
+    for (const id of [
+      '',
+      ' ',
+      '\t\n',
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      null,
+      undefined,
+      {},
+      true,
+    ]) {
       expect(principalOf(withId(id)), String(id)).to.equal('');
     }
   });
