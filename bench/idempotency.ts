@@ -24,6 +24,7 @@ import {
   type KeyCheckResult,
 } from '../runtime/src/idempotency/index.js';
 import { MemoryIdempotencyStore } from '../runtime/src/idempotency/stores/memory.js';
+import { PEERS, checkDeduplicates, mountPeers } from './idempotency-peers.js';
 import { benchStores, printStoreRows } from './idempotency-stores.js';
 
 /** The part of autocannon's API used here (it ships no types). */
@@ -96,16 +97,28 @@ async function serve(): Promise<void> {
     options.conflictHandling = 'CachedResult';
   });
   let id = 0;
-  const echo: express.RequestHandler = (req, res) => {
-    res.status(201).json({ id: ++id, ...req.body });
+  // Handler runs, read by the deduplication check before anything is measured.
+  let runs = 0;
+  const echoBody = (body: Record<string, unknown>) => {
+    runs++;
+    return { id: ++id, ...body };
   };
-  const createOrder: express.RequestHandler = async (req, res) => {
-    const { sku, quantity, note } = req.body as { sku: string; quantity: number; note: string };
+  const createBody = async (body: Record<string, unknown>) => {
+    runs++;
+    const { sku, quantity, note } = body as { sku: string; quantity: number; note: string };
     const [order] = await db('orders')
       .insert({ sku, quantity, note, created_at: new Date().toISOString() })
       .returning(['id', 'sku', 'quantity', 'note', 'created_at']);
-    res.status(201).json(order);
+    return order as unknown;
   };
+  const echo: express.RequestHandler = (req, res) => {
+    res.status(201).json(echoBody(req.body as Record<string, unknown>));
+  };
+  const createOrder: express.RequestHandler = async (req, res) => {
+    res.status(201).json(await createBody(req.body as Record<string, unknown>));
+  };
+  mountPeers(app, { echo: echoBody, create: createBody });
+  app.get('/__runs', (_req, res) => void res.json({ runs }));
   app.post('/echo', echo);
   app.post('/echo/guarded', requiredIdempotentKey(), echo);
   app.post('/orders', createOrder);
@@ -278,12 +291,19 @@ const median = (values: number[]) =>
 
 async function main(): Promise<void> {
   const server = child('serve');
+  // A failed check must not leave the server process behind.
+  process.once('exit', () => server.proc.kill('SIGTERM'));
   const ports = JSON.parse(await server.line) as { port: number; floorPort: number };
   const base = `http://127.0.0.1:${ports.port}`;
   let counter = 0;
   const run = Date.now().toString(36);
   const newKey = () => `${run}-${++counter}`;
-  const replayedKey = () => `${run}-replayed`;
+  const replayed = new Map<string, () => string>();
+  const replayedKey = (path: string) => {
+    let key = replayed.get(path);
+    if (!key) replayed.set(path, (key = () => `${run}-replayed${path.replaceAll('/', '-')}`));
+    return key;
+  };
   const echo: Scenario = { name: 'echo: plain POST (unguarded)', base, path: '/echo', key: newKey };
   const create: Scenario = {
     name: 'create: plain POST (unguarded)',
@@ -304,7 +324,7 @@ async function main(): Promise<void> {
       name: 'echo: memory, replay (CachedResult)',
       base,
       path: '/echo/guarded',
-      key: replayedKey,
+      key: replayedKey('/echo/guarded'),
       against: echo,
     },
     {
@@ -326,18 +346,48 @@ async function main(): Promise<void> {
       name: 'create: memory, replay (CachedResult)',
       base,
       path: '/orders/guarded',
-      key: replayedKey,
+      key: replayedKey('/orders/guarded'),
       against: create,
     },
   ];
-  // Prime the replayed key of each guarded route, then warm up every route once.
-  for (const path of ['/echo/guarded', '/orders/guarded']) {
-    await fetch(`${base}${path}`, {
+  // The peers, on the same two handlers: new key and replay on each (idempotency-peers.ts).
+  const peerScenarios = PEERS.flatMap((peer) =>
+    (
+      [
+        ['echo', echo],
+        ['orders', create],
+      ] as const
+    ).flatMap(([route, plain]) => {
+      const path = `/${route}/${peer}`;
+      const label = route === 'echo' ? 'echo' : 'create';
+      return [
+        { name: `${label}: ${peer}, new key`, base, path, key: newKey, against: plain },
+        {
+          name: `${label}: ${peer}, replay`,
+          base,
+          path,
+          key: replayedKey(path),
+          against: plain,
+        },
+      ];
+    }),
+  );
+  scenarios.push(...peerScenarios);
+  // Every guard must deduplicate before it is measured; then prime each replayed key.
+  const handlerRuns = async () =>
+    ((await (await fetch(`${base}/__runs`)).json()) as { runs: number }).runs;
+  for (const path of ['/echo/guarded', '/orders/guarded', ...peerScenarios.map((s) => s.path)]) {
+    await checkDeduplicates(base, path, BODY, handlerRuns);
+  }
+  for (const [path, key] of replayed) {
+    const primed = await fetch(`${base}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-idempotency-key': replayedKey() },
+      headers: { 'content-type': 'application/json', 'x-idempotency-key': key() },
       body: BODY,
     });
+    if (primed.status !== 201) throw new Error(`priming ${path} answered ${primed.status}`);
   }
+  process.stderr.write(`every guard deduplicates (${replayed.size} routes checked)\n`);
   const samples = new Map<string, Measured[]>(scenarios.map((s) => [s.name, []]));
   process.stderr.write(
     `warming up, then ${ROUNDS} rounds of ${DURATION_S}s per scenario, ${CONNECTIONS} connections\n`,
@@ -393,6 +443,21 @@ async function main(): Promise<void> {
   const [echoNew, echoReplay, echoFloor, createNew, createReplay] = [1, 2, 3, 5, 6].map((i) =>
     against(scenarios[i]!),
   );
+  // <peer>_new_vs_plain and <peer>_replay_vs_plain on echo, <peer>_create_* on create, and the
+  // CPU each adds for a new key.
+  const peers: Record<string, number> = {};
+  for (const scenario of peerScenarios) {
+    const [label, rest] = scenario.name.split(': ') as [string, string];
+    const [peer, kind] = rest.split(', ') as [string, string];
+    const prefix = `${peer}${label === 'create' ? '_create' : ''}`;
+    const ratio = against(scenario);
+    if (kind === 'new key') {
+      peers[`${prefix}_new_vs_plain`] = ratio.rps;
+      peers[`${prefix}_new_added_cpu_us`] = ratio.addedMicros;
+    } else {
+      peers[`${prefix}_replay_vs_plain`] = ratio.rps;
+    }
+  }
 
   process.stderr.write(
     `filling a memory store with ${KEYS} keys (expiration ${MEMORY_EXPIRATION_MS} ms)\n`,
@@ -444,6 +509,7 @@ async function main(): Promise<void> {
     create_memory_replay_vs_plain_cpu: createReplay!.cpu,
     create_memory_new_added_cpu_us: createNew!.addedMicros,
     create_plain_rps: Math.round(measured.get(create)!.rps),
+    ...peers,
     memory_bytes_per_key: Math.round(perKey),
     memory_keys: KEYS,
     memory_keys_after_expiration: m.keysAfter,
