@@ -66,10 +66,11 @@ function newestChange(dir: string): number {
 }
 
 /**
- * The generators compile against the runtime's declarations in runtime/dist (the package's
- * `types`), so that build must be current; `npm install` makes it, this catches later edits.
+ * Compiles the runtime to runtime/dist when its sources changed since the last build. The
+ * generators and compiled apps type-check against its declarations (the package's `types`);
+ * `npm install` makes the build, this catches later edits.
  */
-function ensureWorkingRuntimeBuild(): void {
+export function ensureRuntimeBuild(): void {
   const dist = join(runtimeDir, 'dist');
   if (existsSync(dist) && newestChange(dist) >= newestChange(join(runtimeDir, 'src'))) return;
   run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], runtimeDir);
@@ -126,7 +127,7 @@ export function pack(destination: string): [PackedPackage, PackedPackage] {
 
     const slicekit = join(staging, 'slicekit');
     stage(root, slicekit);
-    ensureWorkingRuntimeBuild();
+    ensureRuntimeBuild();
     run(
       process.execPath,
       [tsc, '-p', 'tsconfig.build.json', '--outDir', join(slicekit, 'dist')],

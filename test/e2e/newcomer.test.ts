@@ -321,7 +321,7 @@ for (const dialect of allDialects) {
 
     if (dialect === 'sqlite') {
       it('builds with npm run build, and npm start serves the compiled app', async () => {
-        await ensureRuntimeBuilt();
+        ensureRuntimeBuilt();
         await run('npm', ['run', 'build'], { cwd: app, env: env() });
         const port = await freePort();
         const compiled = await serve('npm', ['start'], {

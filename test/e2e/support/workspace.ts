@@ -1,10 +1,9 @@
 // Where end-to-end apps are generated (inside the checkout, so they need no npm install) and the
 // environment their commands run with.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { run } from './processes.js';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -42,29 +41,5 @@ export function plainEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-function newestChange(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) {
-      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-    }
-  }
-  return newest;
-}
-
-/**
- * Compiles the runtime to `runtime/dist` when its sources changed since the last build (the root
- * `prepare` script builds it on install). A compiled app type-checks against `dist/*.d.ts`.
- */
-export async function ensureRuntimeBuilt(): Promise<void> {
-  const runtime = join(repoRoot, 'runtime');
-  const dist = join(runtime, 'dist');
-  if (existsSync(dist) && newestChange(dist) >= newestChange(join(runtime, 'src'))) return;
-  await run(
-    process.execPath,
-    [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: runtime,
-    },
-  );
-}
+/** Compiles the runtime to `runtime/dist` when its sources changed since the last build. */
+export { ensureRuntimeBuild as ensureRuntimeBuilt } from '../../../scripts/pack.js';
