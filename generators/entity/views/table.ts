@@ -17,10 +17,5 @@ export function tableView(model: EntityModel, base: SliceBase) {
       ...(model.referenceData ? [model.referenceData.key.map((f) => f.name.camel)] : []),
       ...model.fields.filter((f) => f.unique || f.sequence).map((f) => [f.name.camel]),
     ],
-    tableEvents: model.events.map((e) => ({
-      operation: e.operation,
-      fields: e.fields,
-      ...(e.name ? { name: e.name } : {}),
-    })),
   };
 }

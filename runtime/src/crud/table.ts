@@ -1,7 +1,7 @@
 // `defineEntityTable`: how an entity class is stored, property by property, so the repository
 // helpers can turn a row into an entity and back the same way on PostgreSQL, MySQL and SQLite.
 import { createHash } from 'node:crypto';
-import type { EventDeclaration } from '../events/declared.js';
+import type { EntityEvents, EventDeclaration } from '../events/declared.js';
 import { FIELD_KINDS, fieldKinds, isFieldKind, type FieldKind } from '../fields/kinds.js';
 import { snakeCase } from '../sql/names.js';
 import { readStored, writeStored } from '../sql/values.js';
@@ -13,6 +13,9 @@ export type { FieldKind };
 
 type Row = Record<string, unknown>;
 
+/** The property names of an entity, never inferred from the table's own keys. */
+type PropertyOf<E> = NoInfer<keyof E & string>;
+
 /** What `defineEntityTable` takes. */
 export interface EntityTableDefinition<E> {
   /** The table name. */
@@ -21,10 +24,13 @@ export interface EntityTableDefinition<E> {
   entityName?: string;
   /** The entity class; loaded rows become instances of it without running its constructor. */
   entity: { prototype: E; name?: string };
-  /** Every stored property of the entity (the id included, audit and owner fields not). */
-  fields: Record<string, FieldKind>;
+  /**
+   * Every stored property of the entity (the id included, audit and owner fields not); a name
+   * that is not a property of the entity class is a type error.
+   */
+  fields: { [P in PropertyOf<E>]?: FieldKind };
   /** Column per property. @default the snake_case of each property */
-  columns?: Record<string, string>;
+  columns?: { [P in PropertyOf<E>]?: string };
   /** The key property. @default 'id' */
   idProperty?: string;
   /** Adds createdBy/On and updatedBy/On, stamped on save. @default false */
@@ -36,14 +42,15 @@ export interface EntityTableDefinition<E> {
   owned?: boolean;
   /**
    * Events raised on save (the spec's `RaisesEvent`), written to the outbox in the same
-   * transaction as the change. @default [] (none)
+   * transaction as the change: a `defineEvents` list (which also types them) or bare
+   * declarations. @default [] (none)
    */
-  events?: readonly EventDeclaration[];
+  events?: readonly EventDeclaration[] | EntityEvents;
   /**
    * The properties of each unique index of the table (one group per index): a row that would
    * repeat a group's values answers 409 naming those properties. @default [] (none)
    */
-  unique?: readonly (readonly string[])[];
+  unique?: readonly (readonly PropertyOf<E>[])[];
   /**
    * The reference fields (kind `reference`) and the table each refers to, given lazily so two
    * slices' modules can load in any order: a create or change naming a row the caller cannot see
@@ -51,17 +58,23 @@ export interface EntityTableDefinition<E> {
    *
    * @example references: { customerId: { to: () => customerTable, onDelete: 'restrict' } }
    */
-  references?: Record<string, { to: () => EntityTable<unknown>; onDelete?: OnDelete }>;
+  references?: {
+    [P in PropertyOf<E>]?: { to: () => EntityTable<unknown>; onDelete?: OnDelete };
+  };
   /**
    * Many-to-many properties (an id list on the entity, not a column), each kept in a join table.
    * @default {} (none)
    *
    * @example links: { tagIds: { to: () => tagTable, joinTable: 'order_tags', localKey: 'order_id', foreignKey: 'tag_id' } }
    */
-  links?: Record<
-    string,
-    { to: () => EntityTable<unknown>; joinTable: string; localKey: string; foreignKey: string }
-  >;
+  links?: {
+    [P in PropertyOf<E>]?: {
+      to: () => EntityTable<unknown>;
+      joinTable: string;
+      localKey: string;
+      foreignKey: string;
+    };
+  };
 }
 
 /** What deleting a referenced row does to the rows referring to it. */
@@ -144,11 +157,33 @@ const write = (kind: FieldKind, value: unknown): unknown =>
  *   audited: true,
  * });
  */
-export function defineEntityTable<E>(definition: EntityTableDefinition<E>): EntityTable<E> {
+/** The definition as the function reads it: every keyed member by property name. */
+type LooseDefinition = Omit<
+  EntityTableDefinition<unknown>,
+  'fields' | 'columns' | 'unique' | 'references' | 'links'
+> & {
+  fields: Record<string, FieldKind>;
+  columns?: Record<string, string>;
+  unique?: readonly (readonly string[])[];
+  references?: Record<string, { to: () => EntityTable<unknown>; onDelete?: OnDelete }>;
+  links?: Record<string, Omit<TableLink, 'property'>>;
+};
+
+function declarationsOf(
+  events: EntityTableDefinition<unknown>['events'],
+): readonly EventDeclaration[] {
+  if (events === undefined) return [];
+  return 'declarations' in events ? events.declarations : events;
+}
+
+export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTable<E> {
+  // Checked by the type above; read here by name.
+  const definition = typed as unknown as LooseDefinition;
   const problems: string[] = [];
   const table = definition.table;
   if (typeof table !== 'string' || table.length === 0) problems.push('table must be a name');
-  const all: Record<string, FieldKind> = { ...definition.fields };
+  const all: Record<string, FieldKind> = { ...definition.fields } as Record<string, FieldKind>;
+  const events = declarationsOf(definition.events);
   if (definition.owned) all.ownedBy = 'string';
   if (definition.audited) Object.assign(all, AUDIT_FIELDS);
   for (const [property, kind] of Object.entries(all)) {
@@ -161,7 +196,7 @@ export function defineEntityTable<E>(definition: EntityTableDefinition<E>): Enti
   for (const property of Object.keys(definition.columns ?? {})) {
     if (!(property in all)) problems.push(`columns.${property} names no field`);
   }
-  (definition.events ?? []).forEach((event, i) => {
+  events.forEach((event, i) => {
     for (const field of event.fields) {
       if (!(field in all)) problems.push(`events[${i}]: "${field}" is not a field`);
     }
@@ -200,7 +235,7 @@ export function defineEntityTable<E>(definition: EntityTableDefinition<E>): Enti
     audited: definition.audited ?? false,
     owned: definition.owned ?? false,
     ownerColumn: definition.owned ? owner?.column : undefined,
-    events: definition.events ?? [],
+    events,
     fields,
     unique: (definition.unique ?? []).map((group) =>
       group.map((property) => fields.find((f) => f.property === property)!),

@@ -23,6 +23,82 @@ export interface EntityEvents {
 
 type Row = Record<string, unknown>;
 
+/**
+ * The events of an entity, declared once: the table writes them to the outbox on save and
+ * `EventsOf` derives their names and payload types from the same list, so a renamed field or a
+ * changed type is a type error in the subscribers rather than a drift between two files.
+ *
+ * @example
+ * export const productEvents = defineEvents<Product>()('Product', [
+ *   { operation: 'Created', fields: ['id', 'name', 'price'] },
+ *   { operation: 'Updated', fields: ['price'] },
+ * ]);
+ * export type ProductEvents = EventsOf<typeof productEvents>;
+ * // { ProductCreated: { id: string; name: string; price: number };
+ * //   ProductPriceUpdated: { id: string; price: number; previous: { price: number } } }
+ */
+export function defineEvents<E>() {
+  return <const N extends string, const D extends readonly EventDeclarationOf<E>[]>(
+    entity: N,
+    declarations: D,
+  ): DeclaredEvents<N, E, D> => ({ entity, declarations }) as DeclaredEvents<N, E, D>;
+}
+
+/** An event declaration whose fields are properties of the entity `E`. */
+export interface EventDeclarationOf<E> extends EventDeclaration {
+  readonly fields: readonly (keyof E & string)[];
+}
+
+/** What `defineEvents` returns: the runtime's `EntityEvents`, typed by entity and declarations. */
+export interface DeclaredEvents<
+  N extends string,
+  E,
+  D extends readonly EventDeclarationOf<E>[],
+> extends EntityEvents {
+  readonly entity: N;
+  readonly declarations: D;
+  /** Type-only: the entity the fields belong to. */
+  readonly [entityType]?: E;
+}
+export declare const entityType: unique symbol;
+
+/** How a value reads after the outbox's JSON round trip: a Date becomes its ISO string. */
+type Json<T> = T extends Date ? string : T;
+
+type PascalJoin<F> = F extends readonly [infer H extends string, ...infer R]
+  ? `${Capitalize<H>}${PascalJoin<R>}`
+  : '';
+
+type EventNameOf<N extends string, D> = D extends { name: infer X extends string }
+  ? X
+  : D extends { operation: 'Created' }
+    ? `${N}Created`
+    : D extends { fields: infer F }
+      ? `${N}${PascalJoin<F>}Updated`
+      : never;
+
+type Values<E, F extends PropertyKey> = { [K in F & keyof E]: Json<E[K]> };
+
+type PayloadOf<E, D> = D extends {
+  operation: infer O;
+  fields: readonly (infer F extends keyof E)[];
+}
+  ? Values<E, F | ('id' extends keyof E ? 'id' : never)> &
+      (O extends 'Updated' ? { previous: Values<E, F> } : unknown)
+  : never;
+
+/**
+ * The events of a `defineEvents` list by name, with the payload a subscriber receives
+ * (`event.payload`): the id, the declared fields as JSON gives them back, and for `Updated`
+ * events `previous` with the old values.
+ */
+export type EventsOf<T> =
+  T extends DeclaredEvents<infer N, infer E, infer D>
+    ? { [Decl in D[number] as EventNameOf<N, Decl>]: Simplify<PayloadOf<E, Decl>> }
+    : never;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
 const pascal = (field: string) => field.charAt(0).toUpperCase() + field.slice(1);
 
 /** The name a declaration's events carry. */
