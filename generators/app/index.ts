@@ -1,6 +1,8 @@
 // The `app` Plop generator: a new Express 5 + Knex app ready for `npx plop entity`.
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActionType, NodePlopAPI, PlopGeneratorConfig } from 'plop';
+import { formatFile } from '../entity/format.js';
 import { checkTargetFolder, installDependencies, linkSlicekit } from './actions.js';
 import {
   appTemplateData,
@@ -39,6 +41,14 @@ export const appPrompts: PromptQuestion[] = [
   { type: 'confirm', name: 'install', message: 'Run npm install now?', default: false },
 ];
 
+/** The templates that hold the app's name or database (`src/config.ts.hbs`), under templates/app/. */
+export function renderedAppTemplates(): string[] {
+  return readdirSync(appTemplates, { recursive: true, encoding: 'utf8' })
+    .map((path) => path.split('\\').join('/'))
+    .filter((path) => path.endsWith('.hbs'))
+    .sort();
+}
+
 /** The actions for a set of answers; a relative folder resolves against `cwd`. */
 export function appActions(answers: AppAnswers, cwd: string = process.cwd()): ActionType[] {
   const data = appTemplateData(answers, cwd);
@@ -51,11 +61,25 @@ export function appActions(answers: AppAnswers, cwd: string = process.cwd()): Ac
       templateFiles: join(appTemplates, '**', '*'),
       // node-plop globs from the plopfile's folder (the working folder when there is none), and
       // ignore patterns are relative to the glob's cwd: anchor them at the templates.
-      globOptions: { cwd: appTemplates, dot: true, ignore: ['**/gitignore'] },
+      globOptions: { cwd: appTemplates, dot: true, ignore: ['**/gitignore', '**/*.hbs'] },
       data,
       abortOnFail: true,
       verbose: false,
     },
+    // What a name or database fills in changes the length of a line (a 40-character name in the
+    // default database URL of src/config.ts): these files are formatted after rendering, with the
+    // app's own Prettier config, so `npm run lint` passes for every name.
+    ...renderedAppTemplates().map((template): ActionType => {
+      const path = join(data.directory, template.replace(/\.hbs$/, ''));
+      return {
+        type: 'add',
+        path,
+        templateFile: join(appTemplates, template),
+        data,
+        abortOnFail: true,
+        transform: (text: string) => formatFile(text, path),
+      };
+    }),
     // npm leaves `.gitignore` out of published packages, so the template goes by another name.
     {
       type: 'add',
