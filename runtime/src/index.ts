@@ -6,6 +6,7 @@ export * from './idempotency/index.js';
 export * from './list-query/index.js';
 export * from './logging/index.js';
 export * from './crud/index.js';
+export * from './domain/index.js';
 export * from './auth/index.js';
 export * from './config/index.js';
 export * from './database/index.js';

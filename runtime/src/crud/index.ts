@@ -33,6 +33,8 @@ export {
   STILL_REFERENCED_TYPE,
 } from './references.js';
 export { callerRows, crudRoute, describeMapped, mappedOps, principalOf } from './routes.js';
+export { RULE_VIOLATION_TYPE, ruleViolated } from './rules.js';
+export { sliceRoute, type BodyOf, type SliceCall, type SliceCallWithBody } from './slice-route.js';
 export {
   AUDIT_FIELDS,
   defineEntityTable,

@@ -1,13 +1,16 @@
 // Small pieces the generated route files are built from: which operations to map, who the caller
-// is, and a wrapper answering a thrown ProblemError (404, 400) as problem+json.
+// is, and a wrapper answering a thrown ProblemError (404, 400) or RuleViolation (409, 422) as
+// problem+json.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
 import { principalId } from '../auth/user.js';
 import { answerDatabaseUnavailable } from '../database/unavailable.js';
+import { isRuleViolation } from '../domain/errors.js';
 import { ProblemError, sendProblem } from '../http/problem.js';
 import type { SliceDescription } from '../openapi/types.js';
 import { CrudOptionsError } from './errors.js';
 import { ownRowsOnly } from './repository.js';
+import { ruleViolated } from './rules.js';
 import type { EntityTable } from './table.js';
 import { CRUD_OPS, type CrudMapOptions, type CrudOp } from './types.js';
 
@@ -51,10 +54,11 @@ export function callerRows(
 }
 
 /**
- * Wraps an async route: a `ProblemError` it throws (unknown id, invalid id) is answered as
- * problem+json here, with the request's URL as `instance` like the app's error handler, and a
- * database that did not answer in time as 503 with `Retry-After` (`answerDatabaseUnavailable`);
- * anything else goes to that handler.
+ * Wraps an async route: a `ProblemError` it throws (unknown id, invalid id) or a `RuleViolation`
+ * of an entity method (409 or 422, `crud.rule_violation`) is answered as problem+json here, with
+ * the request's URL as `instance` like the app's error handler, and a database that did not
+ * answer in time as 503 with `Retry-After` (`answerDatabaseUnavailable`); anything else goes to
+ * that handler.
  */
 export function crudRoute(route: (req: Request, res: Response) => Promise<void>): RequestHandler {
   return function runCrudRoute(req: Request, res: Response, next: NextFunction) {
@@ -71,11 +75,13 @@ export function crudRoute(route: (req: Request, res: Response) => Promise<void>)
 }
 
 /**
- * The problem a failure answers with: its own, or 409 for a sequence that reached its maximum
- * (the create cannot succeed until the sequence is raised; retrying does not help).
+ * The problem a failure answers with: its own, the one of a business rule the entity refused, or
+ * 409 for a sequence that reached its maximum (the create cannot succeed until the sequence is
+ * raised; retrying does not help).
  */
 function problemOf(error: unknown): ProblemError | undefined {
   if (error instanceof ProblemError) return error;
+  if (isRuleViolation(error)) return ruleViolated(error);
   // Matched by code, so a sequences module loaded apart from this one is recognised too.
   const { code, message, sequence } = (error ?? {}) as {
     code?: unknown;
