@@ -1,7 +1,7 @@
 // `authenticate()`: Express middleware verifying bearer JWTs with jose and setting `req.user`.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { sendProblem } from '../http/problem.js';
+import { problemDetails, sendProblem } from '../http/problem.js';
 import { safeError } from '../logging/safe-error.js';
 import {
   authDefaults,
@@ -26,7 +26,7 @@ const tokenFaults = new Set<string>([
   errors.JWKSMultipleMatchingKeys.code,
 ]);
 
-function unauthorized(res: Response, detail: string, error?: string): void {
+function unauthorized(req: Request, res: Response, detail: string, error?: string): void {
   // RFC 6750 section 3: a 401 names the scheme and, when a token was sent, why it failed.
   // The description is a quoted-string, so the detail's own double quotes become single ones.
   const description = detail.replace(/"/g, "'");
@@ -34,7 +34,7 @@ function unauthorized(res: Response, detail: string, error?: string): void {
     ? `Bearer error="${error}", error_description="${description}"`
     : 'Bearer';
   res.setHeader('WWW-Authenticate', challenge);
-  sendProblem(res, { title: 'Unauthorized', status: 401, detail });
+  sendProblem(res, problemDetails('auth.unauthorized', { detail, instance: req.originalUrl }));
 }
 
 function describeTokenFault(error: unknown): string {
@@ -103,11 +103,16 @@ export function authenticate(options: AuthOptions = {}): RequestHandler {
     if (!verificationConfigured(options) || !key) return next();
     const token = bearerToken(req);
     if (token === null) {
-      if (required) return unauthorized(res, 'this route needs a bearer token');
+      if (required) return unauthorized(req, res, 'this route needs a bearer token');
       return next();
     }
     if (token === '') {
-      return unauthorized(res, 'the Authorization header is not a bearer token', 'invalid_request');
+      return unauthorized(
+        req,
+        res,
+        'the Authorization header is not a bearer token',
+        'invalid_request',
+      );
     }
     let payload: JWTPayload;
     try {
@@ -119,20 +124,23 @@ export function authenticate(options: AuthOptions = {}): RequestHandler {
       payload = result.payload;
     } catch (error) {
       if (error instanceof errors.JOSEError && tokenFaults.has(error.code)) {
-        return unauthorized(res, describeTokenFault(error), 'invalid_token');
+        return unauthorized(req, res, describeTokenFault(error), 'invalid_token');
       }
       // The key set could not be fetched or read: not the caller's fault, so no 401.
       options.logger?.error({ err: safeError(error) }, 'auth: could not load the JSON Web Key Set');
-      return sendProblem(res, {
-        title: 'Service Unavailable',
-        status: 503,
-        detail: 'the keys that verify bearer tokens cannot be loaded right now',
-      });
+      return sendProblem(
+        res,
+        problemDetails('auth.keys_unavailable', {
+          detail: 'the keys that verify bearer tokens cannot be loaded right now',
+          instance: req.originalUrl,
+        }),
+      );
     }
     const id = payload[userIdClaim];
     // A subject of blanks names nobody: it must not become a principal of its own.
     if ((typeof id !== 'string' || id.trim() === '') && typeof id !== 'number') {
       return unauthorized(
+        req,
         res,
         `the bearer token has no "${userIdClaim}" claim naming the caller`,
         'invalid_token',

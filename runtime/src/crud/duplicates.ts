@@ -2,9 +2,10 @@
 // answered as 409 problem+json naming its properties, never a 500 from the database.
 import type { Knex } from 'knex';
 import { ProblemError } from '../http/problem.js';
+import { problemKinds } from '../http/problem-kinds.js';
 import type { EntityTable } from './table.js';
 
-export const DUPLICATE_TYPE = 'urn:slicekit:problem:duplicate';
+export const DUPLICATE_TYPE = problemKinds['crud.duplicate'].type;
 
 type Row = Record<string, unknown>;
 
@@ -52,10 +53,10 @@ export async function duplicateProblem(
 
 function duplicate(table: EntityTable<unknown>, fields: readonly string[]): ProblemError {
   const named = fields.length > 0 ? fields.join(' and ') : 'a unique value';
-  return new ProblemError(
-    409,
+  return ProblemError.of(
+    'crud.duplicate',
     `another ${table.entityName} already has this ${named}; choose another`,
-    { type: DUPLICATE_TYPE, code: 'crud.duplicate', fields },
+    { fields },
   );
 }
 

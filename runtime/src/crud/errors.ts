@@ -2,6 +2,7 @@
 // work) and the 400/404 problems generated routes answer with.
 import { SlicekitError } from '../errors.js';
 import { ProblemError } from '../http/problem.js';
+import { problemKinds } from '../http/problem-kinds.js';
 
 /** A slice folder whose `index` does not default-export a usable `SliceModule`. */
 export class SliceDiscoveryError extends SlicekitError {
@@ -38,9 +39,9 @@ export class CrudOptionsError extends SlicekitError {
   }
 }
 
-export const NOT_FOUND_TYPE = 'urn:slicekit:problem:not-found';
-export const INVALID_REQUEST_TYPE = 'urn:slicekit:problem:invalid-request';
-export const PRECONDITION_FAILED_TYPE = 'urn:slicekit:problem:precondition-failed';
+export const NOT_FOUND_TYPE = problemKinds['crud.not_found'].type;
+export const INVALID_REQUEST_TYPE = problemKinds['crud.invalid_request'].type;
+export const PRECONDITION_FAILED_TYPE = problemKinds['crud.precondition_failed'].type;
 
 /** One rejected input value of a request. */
 export interface FieldError {
@@ -54,28 +55,22 @@ export interface FieldError {
 
 /** The 404 problem of an unknown id. */
 export function notFound(entity: string, id: string): ProblemError {
-  return new ProblemError(404, `${entity} ${id} does not exist`, {
-    type: NOT_FOUND_TYPE,
-    code: 'crud.not_found',
-    id,
-  });
+  return ProblemError.of('crud.not_found', `${entity} ${id} does not exist`, { id });
 }
 
 /** The 412 problem of a change whose `If-Match` no longer matches the row. */
 export function preconditionFailed(entity: string, id: string): ProblemError {
-  return new ProblemError(
-    412,
+  return ProblemError.of(
+    'crud.precondition_failed',
     `${entity} ${id} has changed since the version in If-Match; load it again and retry`,
-    { type: PRECONDITION_FAILED_TYPE, code: 'crud.precondition_failed', id },
+    { id },
   );
 }
 
 /** The 400 problem listing every field error of a request. */
 export function invalidRequest(errors: readonly FieldError[]): ProblemError {
   const fields = [...new Set(errors.map((e) => e.field || 'the body'))];
-  return new ProblemError(400, `the request is invalid: ${fields.join(', ')}`, {
-    type: INVALID_REQUEST_TYPE,
-    code: 'crud.invalid_request',
+  return ProblemError.of('crud.invalid_request', `the request is invalid: ${fields.join(', ')}`, {
     errors,
   });
 }

@@ -61,6 +61,7 @@ export {
   decimalPlaces,
   fieldErrors,
   NO_NUL_CHARACTER,
+  NOT_BLANK,
   nulCharacterErrors,
   requestAjv,
   validateBody,

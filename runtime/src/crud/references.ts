@@ -6,12 +6,13 @@
 // answered the same way, never as a 500.
 import type { Knex } from 'knex';
 import { ProblemError } from '../http/problem.js';
+import { problemKinds } from '../http/problem-kinds.js';
 import { ownRowsOnly } from './owner.js';
 import { linksTo, referencesTo } from './referencing.js';
 import type { EntityTable } from './table.js';
 
-export const INVALID_REFERENCE_TYPE = 'urn:slicekit:problem:invalid-reference';
-export const STILL_REFERENCED_TYPE = 'urn:slicekit:problem:still-referenced';
+export const INVALID_REFERENCE_TYPE = problemKinds['crud.invalid_reference'].type;
+export const STILL_REFERENCED_TYPE = problemKinds['crud.still_referenced'].type;
 
 type Row = Record<string, unknown>;
 type Db = Knex | Knex.Transaction;
@@ -27,14 +28,10 @@ function idList(value: unknown): unknown[] {
 /** The 422 problem of reference fields naming rows the caller cannot see. */
 function invalidReference(errors: { field: string; message: string }[]): ProblemError {
   const fields = errors.map((e) => e.field);
-  return new ProblemError(
-    422,
+  return ProblemError.of(
+    'crud.invalid_reference',
     `${fields.join(', ')} ${fields.length > 1 ? 'name' : 'names'} no row you can see`,
-    {
-      type: INVALID_REFERENCE_TYPE,
-      code: 'crud.invalid_reference',
-      errors: errors.map((e) => ({ ...e, keyword: 'reference' })),
-    },
+    { errors: errors.map((e) => ({ ...e, keyword: 'reference' })) },
   );
 }
 
@@ -152,11 +149,11 @@ function stillReferenced(
   by: { entity: string; field: string }[],
 ): ProblemError {
   const what = by.map((b) => `${b.entity} (${b.field})`).join(', ');
-  return new ProblemError(
-    409,
+  return ProblemError.of(
+    'crud.still_referenced',
     `${table.entityName} ${ids.map(String).join(', ')} is still referenced by ${what}; ` +
       'delete those rows or change their reference first',
-    { type: STILL_REFERENCED_TYPE, code: 'crud.still_referenced', referencedBy: by },
+    { referencedBy: by },
   );
 }
 

@@ -20,7 +20,7 @@ import {
   refusingBrokenReferences,
   saveLinks,
 } from './references.js';
-import { INVALID_REQUEST_TYPE, notFound, preconditionFailed } from './errors.js';
+import { notFound, preconditionFailed } from './errors.js';
 import type { EntityTable } from './table.js';
 
 export { ownRowsOnly, visibleRows };
@@ -51,9 +51,7 @@ export function checkId(table: EntityTable<unknown>, id: string): string {
         ? 'a whole number'
         : 'non-empty text without NUL characters';
   const message = `must be ${expected}`;
-  throw new ProblemError(400, `the id ${message}`, {
-    type: INVALID_REQUEST_TYPE,
-    code: 'crud.invalid_request',
+  throw ProblemError.of('crud.invalid_request', `the id ${message}`, {
     errors: [{ field: 'id', message, keyword: 'format' }],
   });
 }

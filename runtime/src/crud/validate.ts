@@ -1,9 +1,10 @@
 // Request validation (design.md, departure 1): a body is checked against its JSON Schema with ajv
-// before the handler runs, and a bad one is answered 400 problem+json listing each field error.
+// before the handler runs, and a bad one is answered 400 problem+json listing each field error; a
+// body that is not JSON is 415.
 import type { Request, RequestHandler, Response } from 'express';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { sendProblem } from '../http/problem.js';
+import { problemDetails, sendProblem } from '../http/problem.js';
 import { invalidRequest, type FieldError } from './errors.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
@@ -17,6 +18,17 @@ let shared: Ajv | undefined;
  * scale). An `x-` name, so OpenAPI documents carry it as an extension.
  */
 export const DECIMAL_PLACES = 'x-decimal-places';
+
+/**
+ * Request-schema keyword: `true` refuses a string made only of white space (`"   "`); the empty
+ * string is left to `minLength`. Generated request schemas give it to every required text.
+ */
+export const NOT_BLANK = 'x-not-blank';
+
+/** Whether `value` holds something besides white space (the empty string counts as not blank). */
+function notBlank(value: string): boolean {
+  return value === '' || /\S/u.test(value);
+}
 
 /** Digits after the point in the shortest form of `value` (`1e-7` has 7). */
 export function decimalPlaces(value: number): number {
@@ -37,6 +49,12 @@ export function requestAjv(): Ajv {
       type: 'number',
       schemaType: 'number',
       validate: (places: number, value: number) => decimalPlaces(value) <= places,
+    });
+    shared.addKeyword({
+      keyword: NOT_BLANK,
+      type: 'string',
+      schemaType: 'boolean',
+      validate: (on: boolean, value: string) => !on || notBlank(value),
     });
   }
   return shared;
@@ -77,9 +95,12 @@ export function fieldErrors(errors: readonly ErrorObject[]): FieldError[] {
       const extra = String((error.params as { additionalProperty?: string }).additionalProperty);
       return {
         field: at ? `${at}.${extra}` : extra,
-        message: 'is not allowed',
+        message: 'is not a property of this request; remove it',
         keyword: error.keyword,
       };
+    }
+    if (error.keyword === NOT_BLANK) {
+      return { field: at, message: 'must not be blank', keyword: error.keyword };
     }
     if (error.keyword === DECIMAL_PLACES) {
       return {
@@ -133,6 +154,36 @@ function refuse(req: Request, res: Response, errors: readonly FieldError[]): voi
   sendProblem(res, invalidRequest(errors).toProblem(req.originalUrl));
 }
 
+/** The media type a route's body must have; what `express.json()` parses by default. */
+const JSON_MEDIA_TYPE = 'application/json';
+
+/**
+ * Whether the request came with a body the JSON parser left alone (`req.body` unset): one of
+ * another media type, or of none. A body of no bytes is no body.
+ */
+function unparsedBody(req: Request): boolean {
+  if (req.body !== undefined) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** 415 with `Accept` (RFC 9110 section 15.5.16): the body is not JSON. */
+function refuseMediaType(req: Request, res: Response): void {
+  const sent = req.headers['content-type'] ?? null;
+  res.setHeader('Accept', JSON_MEDIA_TYPE);
+  sendProblem(
+    res,
+    problemDetails('http.unsupported_media_type', {
+      detail: sent
+        ? `the request body is ${sent}; send it as ${JSON_MEDIA_TYPE}`
+        : `the request body has no Content-Type; send it as ${JSON_MEDIA_TYPE}`,
+      instance: req.originalUrl,
+      contentType: sent,
+      accepted: [JSON_MEDIA_TYPE],
+    }),
+  );
+}
+
 /** Options of `validateBody`. */
 export interface ValidateBodyOptions {
   /**
@@ -144,9 +195,10 @@ export interface ValidateBodyOptions {
 
 /**
  * Middleware checking `req.body` against `schema` (compiled once, here). A missing body counts
- * as `{}`, so an action without parameters needs none. Invalid bodies get a 400 problem whose
- * `errors` list `{ field, message, keyword }` for each mistake, including each string holding a
- * NUL character.
+ * as `{}`, so an action without parameters needs none; a body the JSON parser did not read (sent
+ * as `text/plain`, or with no Content-Type) is 415 `http.unsupported_media_type`. Invalid bodies
+ * get a 400 problem whose `errors` list `{ field, message, keyword }` for each mistake, including
+ * each string holding a NUL character.
  *
  * @example
  * router.post('/products', validateBody(createProductRequestSchema), createRoute);
@@ -154,6 +206,7 @@ export interface ValidateBodyOptions {
 export function validateBody(schema: object, options: ValidateBodyOptions = {}): RequestHandler {
   if (options.enabled === false) {
     return function skipValidation(req, res, next) {
+      if (unparsedBody(req)) return refuseMediaType(req, res);
       if (req.body === undefined) req.body = {};
       const errors = nulCharacterErrors(req.body);
       if (errors.length > 0) return refuse(req, res, errors);
@@ -162,6 +215,7 @@ export function validateBody(schema: object, options: ValidateBodyOptions = {}):
   }
   const validate = compile(schema);
   return function validateRequestBody(req, res, next) {
+    if (unparsedBody(req)) return refuseMediaType(req, res);
     if (req.body === undefined) req.body = {};
     const valid = validate(req.body);
     const nul = nulCharacterErrors(req.body);

@@ -1,7 +1,8 @@
 // Telling a database that did not answer (a timeout, a broken or refused connection, a busy
 // SQLite file) from a failed statement, and answering it with 503 + Retry-After instead of a 500.
 import type { Request, Response } from 'express';
-import { sendProblem, statusTitle, type ProblemDetails } from '../http/problem.js';
+import { problemDetails, sendProblem, type ProblemDetails } from '../http/problem.js';
+import { problemKinds } from '../http/problem-kinds.js';
 
 /** The `code` of the problem a request answers with when the database is unavailable. */
 export const DatabaseProblemCode = {
@@ -9,7 +10,7 @@ export const DatabaseProblemCode = {
   Unavailable: 'database.unavailable',
 } as const;
 
-export const DATABASE_UNAVAILABLE_TYPE = 'urn:slicekit:problem:database-unavailable';
+export const DATABASE_UNAVAILABLE_TYPE = problemKinds['database.unavailable'].type;
 
 /** Seconds a client is told to wait (`Retry-After`) before trying again. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 5;
@@ -107,14 +108,10 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
 
 /** The 503 problem of a request that met an unavailable database. */
 export function databaseUnavailableProblem(instance?: string): ProblemDetails {
-  return {
-    type: DATABASE_UNAVAILABLE_TYPE,
-    title: statusTitle(503),
-    status: 503,
+  return problemDetails(DatabaseProblemCode.Unavailable, {
     detail: 'the database did not answer in time; retry later',
     ...(instance ? { instance } : {}),
-    code: DatabaseProblemCode.Unavailable,
-  };
+  });
 }
 
 /** Options of `answerDatabaseUnavailable`. */

@@ -1,7 +1,8 @@
 // Client mistakes that Express, its router and its body parser raise as errors with a 4xx status:
-// each becomes a 4xx problem with a stable `code`, never a 500. The codes are listed in
-// docs/reliability.md.
-import { statusTitle, type ProblemDetails } from './problem.js';
+// each becomes a 4xx problem with a stable `code`, never a 500. Every code is in problem-kinds.ts
+// and docs/problems.md.
+import { problemDetails, statusTitle, type ProblemDetails } from './problem.js';
+import type { ProblemCode } from './problem-kinds.js';
 
 /** The `code` member of the problems this area answers with. */
 export const HttpProblemCode = {
@@ -13,11 +14,19 @@ export const HttpProblemCode = {
   BodyTooLarge: 'http.body_too_large',
   /** 415: the body's charset or content encoding is not supported. */
   UnsupportedBody: 'http.unsupported_body',
+  /** 415: a route that takes a JSON body was sent another media type (`text/plain`). */
+  UnsupportedMediaType: 'http.unsupported_media_type',
+  /** 404: no route has the path. */
+  NotFound: 'http.not_found',
+  /** 405: the path is known, the method is not; `Allow` lists the methods. */
+  MethodNotAllowed: 'http.method_not_allowed',
   /** Any other 4xx error Express or a middleware raised. */
   ClientError: 'http.client_error',
-  /** 400, 408 or 431 from Node's HTTP parser, before Express saw a request. */
+  /** 400, 408, 413 or 431 from Node's HTTP parser, before Express saw a request. */
   MalformedRequest: 'http.malformed_request',
-} as const;
+  /** 500: an unexpected error; the server log has the details. */
+  InternalError: 'http.internal_error',
+} as const satisfies Record<string, ProblemCode>;
 export type HttpProblemCode = (typeof HttpProblemCode)[keyof typeof HttpProblemCode];
 
 // The fields of an http-errors error (body-parser) or of the router's URIError that matter here.
@@ -91,11 +100,5 @@ export function clientProblemOf(error: unknown, instance?: string): ProblemDetai
   const status = clientStatusOf(error as HttpErrorLike);
   if (status === undefined) return undefined;
   const { code, detail } = described(error as HttpErrorLike, status);
-  return {
-    title: statusTitle(status),
-    status,
-    detail,
-    ...(instance ? { instance } : {}),
-    code,
-  };
+  return problemDetails(code, { status, detail, ...(instance ? { instance } : {}) });
 }

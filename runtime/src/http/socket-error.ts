@@ -3,7 +3,7 @@
 // `answerClientError` is the server's 'clientError' listener that answers with problem+json.
 import type { Duplex } from 'node:stream';
 import { HttpProblemCode } from './client-error.js';
-import { PROBLEM_CONTENT_TYPE, statusTitle, type ProblemDetails } from './problem.js';
+import { PROBLEM_CONTENT_TYPE, problemDetails, statusTitle } from './problem.js';
 
 /** The status and words for a parser error code; Node's own default answers use the same statuses. */
 function refusalOf(code: unknown): { status: number; detail: string } {
@@ -30,12 +30,8 @@ function refusalOf(code: unknown): { status: number; detail: string } {
  */
 export function clientErrorResponse(error: unknown): string {
   const { status, detail } = refusalOf((error as { code?: unknown } | null)?.code);
-  const problem: ProblemDetails = {
-    title: statusTitle(status),
-    status,
-    detail,
-    code: HttpProblemCode.MalformedRequest,
-  };
+  // No `instance`: the request line was not read, so there is no path to name.
+  const problem = problemDetails(HttpProblemCode.MalformedRequest, { status, detail });
   const body = JSON.stringify(problem);
   return (
     `HTTP/1.1 ${status} ${statusTitle(status)}\r\n` +

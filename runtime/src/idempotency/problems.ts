@@ -1,53 +1,48 @@
 // The guard's own answers: 400 for a bad key, 409 for a duplicate, 422 for a reused key, as
-// RFC 9457 problem+json whose `type` names the problem the way every runtime problem does.
-import type { Response } from 'express';
-import { PROBLEM_CONTENT_TYPE, type ProblemDetails } from '../http/problem.js';
+// RFC 9457 problem+json of the kinds declared in http/problem-kinds.ts, with the members every
+// runtime problem has (`type`, `title`, `status`, `detail`, `instance`, `code`) and their own.
+import type { Request, Response } from 'express';
+import { PROBLEM_CONTENT_TYPE, problemDetails, type ProblemMembers } from '../http/problem.js';
+import { problemKinds, type ProblemCode } from '../http/problem-kinds.js';
 import type { ResolvedIdempotencyOptions } from './options.js';
 
 /** Which key rule failed, in the order the rules are checked. */
 export type KeyRule = 'required' | 'structured-string' | 'utf-8' | 'max-length' | 'pattern';
 
 /**
- * The `type` of each guard problem, in the runtime's `urn:slicekit:problem:<name>` form (as
- * `crud`, `list-query` and `database` problems); docs/idempotency.md documents each one under
- * "Problem types". The `code` member of the body says the same in the runtime's code form.
+ * The `type` of each guard problem, in the runtime's `urn:slicekit:problem:<name>` form, from the
+ * declared problem kinds; docs/problems.md and docs/idempotency.md ("Problem types") document
+ * each one. The `code` member of the body says the same in the runtime's code form.
  */
 export const IdempotencyProblemType = {
   /** 400: the key header is missing, malformed, not UTF-8, too long or off the pattern. */
-  keyInvalid: 'urn:slicekit:problem:idempotency-key-invalid',
+  keyInvalid: problemKinds['idempotency.key_invalid'].type,
   /** 409: the key's first request is still in flight; retry after `Retry-After`. */
-  inFlight: 'urn:slicekit:problem:idempotency-key-in-flight',
+  inFlight: problemKinds['idempotency.in_flight'].type,
   /** 409: the key's first request completed (ConflictResponse mode). */
-  completed: 'urn:slicekit:problem:idempotency-key-completed',
+  completed: problemKinds['idempotency.completed'].type,
   /** 422: the key was first used for a different request. */
-  reused: 'urn:slicekit:problem:idempotency-key-reused',
+  reused: problemKinds['idempotency.key_reused'].type,
   /** 503 or 500: an app never prepared could not prepare itself on its first request. */
-  notPrepared: 'urn:slicekit:problem:idempotency-not-prepared',
+  notPrepared: problemKinds['idempotency.not_prepared'].type,
 } as const;
 
 export type IdempotencyProblemType =
   (typeof IdempotencyProblemType)[keyof typeof IdempotencyProblemType];
 
-/** The `code` member beside each `type`. */
-const CODES: Record<IdempotencyProblemType, string> = {
-  [IdempotencyProblemType.keyInvalid]: 'idempotency.key_invalid',
-  [IdempotencyProblemType.inFlight]: 'idempotency.in_flight',
-  [IdempotencyProblemType.completed]: 'idempotency.completed',
-  [IdempotencyProblemType.reused]: 'idempotency.key_reused',
-  [IdempotencyProblemType.notPrepared]: 'idempotency.not_prepared',
-};
-
 /** Seconds a client should wait before retrying a key that is still in flight. */
 export const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
 
+// The options' serializer (replacer, indentation) writes the body, as it writes replayed ones.
 function send(
   res: Response,
   options: ResolvedIdempotencyOptions,
-  type: IdempotencyProblemType,
-  fields: { title: string; status: number; detail: string; [member: string]: unknown },
+  code: ProblemCode,
+  members: ProblemMembers,
 ): void {
   const { replacer, space } = options.jsonSerializerOptions;
-  const problem: ProblemDetails = { type, ...fields, code: CODES[type] };
+  const instance = (res.req as Request | undefined)?.originalUrl;
+  const problem = problemDetails(code, { ...(instance ? { instance } : {}), ...members });
   const body = JSON.stringify(problem, replacer as (key: string, value: unknown) => unknown, space);
   res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(body);
 }
@@ -66,9 +61,7 @@ export function sendKeyProblem(
     'max-length': `The ${header} header must be at most ${options.maxIdempotencyKeyLength} bytes long (UTF-8, as sent).`,
     pattern: `The ${header} header does not match the required pattern ${options.idempotencyKeyPattern}.`,
   }[rule];
-  send(res, options, IdempotencyProblemType.keyInvalid, {
-    title: 'Bad Request',
-    status: 400,
+  send(res, options, 'idempotency.key_invalid', {
     detail,
     header,
     rule,
@@ -86,10 +79,7 @@ export function sendConflict(
 ): void {
   const header = options.idempotencyHeaderKey;
   if (inFlight) res.setHeader('Retry-After', String(IN_FLIGHT_RETRY_AFTER_SECONDS));
-  const type = inFlight ? IdempotencyProblemType.inFlight : IdempotencyProblemType.completed;
-  send(res, options, type, {
-    title: 'Conflict',
-    status: 409,
+  send(res, options, inFlight ? 'idempotency.in_flight' : 'idempotency.completed', {
     detail: inFlight
       ? `A request with this ${header} is still being processed; retry later.`
       : `A request with this ${header} has already been processed.`,
@@ -108,9 +98,7 @@ export function sendFingerprintMismatch(
   inFlight: boolean,
 ): void {
   const header = options.idempotencyHeaderKey;
-  send(res, options, IdempotencyProblemType.reused, {
-    title: 'Unprocessable Content',
-    status: 422,
+  send(res, options, 'idempotency.key_reused', {
     detail: `This ${header} was already used for a different request (method, path or body); send a new key for a new request.`,
     header,
     state: inFlight ? 'in-flight' : 'completed',

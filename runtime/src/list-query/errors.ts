@@ -2,6 +2,7 @@
 // malformed query string becomes.
 import { SlicekitError } from '../errors.js';
 import { ProblemError } from '../http/problem.js';
+import { problemKinds } from '../http/problem-kinds.js';
 
 /** A `defineListResource` definition that cannot work; thrown at start-up, never per request. */
 export class ListResourceDefinitionError extends SlicekitError {
@@ -28,16 +29,14 @@ export interface ListQueryProblemContext {
   allowed?: readonly string[] | string;
 }
 
-export const INVALID_LIST_QUERY_TYPE = 'urn:slicekit:problem:invalid-list-query';
+export const INVALID_LIST_QUERY_TYPE = problemKinds['list_query.invalid'].type;
 
 /**
  * The 400 problem for a malformed list query. `detail` is the reason; the extensions repeat the
  * parameter, field and what is allowed so a client can point at the input.
  */
 export function invalidListQuery(reason: string, context: ListQueryProblemContext): ProblemError {
-  return new ProblemError(400, reason, {
-    type: INVALID_LIST_QUERY_TYPE,
-    code: 'list_query.invalid',
+  return ProblemError.of('list_query.invalid', reason, {
     reason,
     parameter: context.parameter,
     ...(context.field !== undefined ? { field: context.field } : {}),

@@ -5,7 +5,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { answerDatabaseUnavailable } from '../database/unavailable.js';
-import { ProblemError, sendProblem } from '../http/problem.js';
+import { problemDetails, ProblemError, sendProblem } from '../http/problem.js';
 import { safeError } from '../logging/safe-error.js';
 import { recordFailedStatements } from '../logging/statements.js';
 import { parseListQuery, type ParseListQueryOptions } from './parse.js';
@@ -70,12 +70,13 @@ export function listHandler<Dto>(
       }
       options.logger?.error({ err: safeError(error) }, 'list query failed');
       if (answerDatabaseUnavailable(error, req, res)) return;
-      sendProblem(res, {
-        title: 'Internal Server Error',
-        status: 500,
-        detail: 'the list could not be read',
-        instance: req.originalUrl,
-      });
+      sendProblem(
+        res,
+        problemDetails('http.internal_error', {
+          detail: 'the list could not be read; the server log has the details',
+          instance: req.originalUrl,
+        }),
+      );
     }
   };
 }

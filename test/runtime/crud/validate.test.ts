@@ -1,4 +1,5 @@
-// Request validation over HTTP: 400 problem+json listing every field error, and the opt-out.
+// Request validation over HTTP: 400 problem+json listing every field error (unknown properties and
+// blank required text included), 415 for a body that is not JSON, and the opt-out.
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
@@ -7,11 +8,13 @@ import { validateBody } from '@slicekit/runtime/crud';
 const schema = {
   type: 'object',
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 5 },
+    name: { type: 'string', minLength: 1, maxLength: 5, 'x-not-blank': true },
     price: { type: 'number', minimum: 0.01, 'x-decimal-places': 2 },
     when: { type: ['string', 'null'], format: 'date-time' },
+    note: { type: ['string', 'null'] },
   },
   required: ['name', 'price'],
+  additionalProperties: false,
 };
 
 function app(enabled = true) {
@@ -67,5 +70,82 @@ describe('request validation', () => {
   it('lets anything through when the slice opts out', async () => {
     const res = await request(app(false)).post('/things').send({ price: -1 });
     expect(res.status).to.equal(200);
+  });
+
+  it('refuses each property the schema does not list, saying to remove it', async () => {
+    const res = await request(app())
+      .post('/things')
+      .send({ name: 'Desk', price: 5, id: 'x', isVip: true });
+    expect(res.status).to.equal(400);
+    expect(res.body.detail).to.equal('the request is invalid: id, isVip');
+    expect(res.body.errors).to.deep.equal([
+      {
+        field: 'id',
+        message: 'is not a property of this request; remove it',
+        keyword: 'additionalProperties',
+      },
+      {
+        field: 'isVip',
+        message: 'is not a property of this request; remove it',
+        keyword: 'additionalProperties',
+      },
+    ]);
+  });
+
+  it('refuses a required text of blanks, and leaves an optional one as sent', async () => {
+    for (const name of ['   ', '\t\n', '\u00a0\u2003']) {
+      const res = await request(app()).post('/things').send({ name, price: 5 });
+      expect(res.status, JSON.stringify(name)).to.equal(400);
+      expect(res.body.errors).to.deep.equal([
+        { field: 'name', message: 'must not be blank', keyword: 'x-not-blank' },
+      ]);
+    }
+    const empty = await request(app()).post('/things').send({ name: '', price: 5 });
+    expect(empty.body.errors.map((e: { keyword: string }) => e.keyword)).to.deep.equal([
+      'minLength',
+    ]);
+    const padded = await request(app()).post('/things').send({ name: ' a ', price: 5, note: '  ' });
+    expect(padded.status).to.equal(200);
+    expect(padded.body.received).to.deep.equal({ name: ' a ', price: 5, note: '  ' });
+  });
+
+  for (const enabled of [true, false]) {
+    it(`answers 415 with Accept to a body that is not JSON (validation ${enabled ? 'on' : 'off'})`, async () => {
+      const plain = await request(app(enabled))
+        .post('/things')
+        .set('content-type', 'text/plain')
+        .send('name=Desk');
+      expect(plain.status).to.equal(415);
+      expect(plain.headers.accept).to.equal('application/json');
+      expect(plain.type).to.equal('application/problem+json');
+      expect(plain.body).to.deep.equal({
+        type: 'urn:slicekit:problem:unsupported-media-type',
+        title: 'Unsupported Media Type',
+        status: 415,
+        detail: 'the request body is text/plain; send it as application/json',
+        instance: '/things',
+        code: 'http.unsupported_media_type',
+        contentType: 'text/plain',
+        accepted: ['application/json'],
+      });
+      const form = await request(app(enabled)).post('/things').type('form').send({ name: 'Desk' });
+      expect(form.status).to.equal(415);
+      expect(form.body.contentType).to.equal('application/x-www-form-urlencoded');
+    });
+  }
+
+  it('answers 415 to a body sent without a Content-Type', async () => {
+    const res = await request(app()).post('/things').send('ab').unset('Content-Type');
+    expect(res.status).to.equal(415);
+    expect(res.body).to.include({
+      detail: 'the request body has no Content-Type; send it as application/json',
+      contentType: null,
+    });
+  });
+
+  it('takes an empty body of any type as no body', async () => {
+    const res = await request(app()).post('/things').set('content-type', 'text/plain').send('');
+    expect(res.status).to.equal(400);
+    expect(res.body.code).to.equal('crud.invalid_request');
   });
 });

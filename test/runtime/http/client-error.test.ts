@@ -28,6 +28,7 @@ describe('client errors', () => {
       expect(res.status).to.equal(400);
       expect(res.type).to.equal('application/problem+json');
       expect(res.body).to.deep.equal({
+        type: 'urn:slicekit:problem:malformed-path',
         title: 'Bad Request',
         status: 400,
         detail: 'the URL path is not valid percent-encoding',
@@ -83,6 +84,7 @@ describe('client errors', () => {
 
   it('keeps an exposed message, hides one that is not, and leaves 5xx and non-errors alone', () => {
     expect(clientProblemOf(createHttpError(409, 'already there'))).to.deep.equal({
+      type: 'urn:slicekit:problem:client-error',
       title: 'Conflict',
       status: 409,
       detail: 'already there',

@@ -60,6 +60,7 @@ describe('answerClientError', () => {
     expect(headers.connection).to.equal('close');
     expect(Number(headers['content-length'])).to.equal(Buffer.byteLength(body));
     expect(JSON.parse(body)).to.deep.equal({
+      type: 'urn:slicekit:problem:malformed-request',
       title: 'Bad Request',
       status: 400,
       detail: 'a header name or value contains a character HTTP does not allow',
