@@ -101,7 +101,7 @@ export function upgradeActions(options: UpgradeOptions): ActionType[] {
   const earlier = earlierFile
     ? { ...loadSpecFile(earlierFile), from: earlierFile }
     : saved && { ...loadSpecFile(saved.path), from: `the saved spec ${saved.path}` };
-  const base = findBase(appDir, model, earlier);
+  const base = findBase(appDir, options.app, model, earlier);
   const plan = schemaPlan(base, model, specText);
   const now = options.now ?? new Date();
   const alterName = alterMigrationName(now, model.table);

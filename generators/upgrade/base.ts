@@ -7,6 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import type { EntityModel } from '../model/types.js';
 import { sliceBase } from '../entity/views/base.js';
 import { migrationView, type Column, type TableIndex } from '../entity/views/migration.js';
+import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import { formatFile } from '../entity/format.js';
 import { sequenceOptions } from '../entity/views/sequences.js';
 
@@ -21,7 +22,17 @@ export interface TableSnapshot {
   indexes: TableIndex[];
   /** The numbered columns and their sequences. */
   sequences: NumberedColumn[];
+  /**
+   * The foreign key of each reference column. Absent in a schema.json written before slicekit
+   * recorded relations: `withRelations` then fills it in.
+   */
+  foreignKeys?: ForeignKey[];
+  /** The join tables of the entity's many-to-manys (absent as `foreignKeys` may be). */
+  joinTables?: JoinTable[];
 }
+
+/** A snapshot whose relations are known. */
+export type FullSnapshot = TableSnapshot & { foreignKeys: ForeignKey[]; joinTables: JoinTable[] };
 
 /** A column numbered on create by a sequence. */
 export interface NumberedColumn {
@@ -44,13 +55,18 @@ export function baseDir(appDir: string, folder: string): string {
   return join(appDir, BASE_ROOT, folder);
 }
 
-/** The table `model` describes, as its create migration would make it today. */
-export function tableSnapshot(model: EntityModel): TableSnapshot {
+/**
+ * The table `model` describes, as its create migration would make it today (its foreign keys and
+ * join tables need the model's relations resolved against the app).
+ */
+export function tableSnapshot(model: EntityModel): FullSnapshot {
   const view = migrationView(model, sliceBase(model), '');
   return {
     table: model.table,
     columns: view.columns,
     indexes: view.indexes,
+    foreignKeys: view.foreignKeys,
+    joinTables: view.joinTables,
     sequences: model.fields
       .filter((f) => f.sequence)
       .map((f) => ({

@@ -1,8 +1,10 @@
 // The difference between two states of a slice's table (base copy and new spec), as schema
 // changes, and the data each change may lose or refuse. Renames come only from the spec
-// (`renamedFrom`), never guessed from a dropped and an added column of the same type.
+// (`renamedFrom`), never guessed from a dropped and an added column of the same type. Relations
+// are part of it: a reference column's foreign key, and the join table of a many-to-many.
+import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
-import type { NumberedColumn, TableSnapshot } from './base.js';
+import type { FullSnapshot, NumberedColumn } from './base.js';
 
 export type SchemaChange =
   | { kind: 'add'; column: Column; restore?: boolean }
@@ -12,7 +14,11 @@ export type SchemaChange =
   | { kind: 'addIndex'; index: TableIndex }
   | { kind: 'dropIndex'; index: TableIndex }
   | { kind: 'addSequence'; sequence: NumberedColumn }
-  | { kind: 'dropSequence'; sequence: NumberedColumn };
+  | { kind: 'dropSequence'; sequence: NumberedColumn }
+  | { kind: 'addForeign'; foreignKey: ForeignKey }
+  | { kind: 'dropForeign'; foreignKey: ForeignKey }
+  | { kind: 'addJoinTable'; joinTable: JoinTable }
+  | { kind: 'dropJoinTable'; joinTable: JoinTable };
 
 /** Data a change may lose (or a migration refuse), and how to proceed. */
 export interface DataRisk {
@@ -35,6 +41,7 @@ export interface DiffOptions {
 }
 
 const indexKey = (index: TableIndex) => `${index.method}:${index.columns.join(',')}`;
+const foreignKey = (key: ForeignKey) => `${key.column}>${key.table}:${key.onDelete}`;
 
 /** Widening a column's type never loses a value. */
 const WIDENINGS = new Set(['string>text']);
@@ -96,20 +103,33 @@ const same = (a: Column, b: Column) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * The changes turning the table `before` into `after`, in the order a migration applies them:
- * renames, then added, changed and dropped columns, then indexes and sequences.
+ * foreign keys and indexes of renamed or dropped columns first (by their old names), renames,
+ * then added, changed and dropped columns, indexes, foreign keys, join tables and sequences.
+ * Indexes and foreign keys are made again under a renamed column's name, so each keeps the name
+ * Knex gives it and a later change finds it.
  *
  * @example
  * diffTables(base.schema, tableSnapshot(model), { renames: new Map(), fills: new Map() });
  */
 export function diffTables(
-  before: TableSnapshot,
-  after: TableSnapshot,
+  before: FullSnapshot,
+  after: FullSnapshot,
   options: DiffOptions,
 ): TableDiff {
-  const changes: SchemaChange[] = [];
+  // Each phase in migration order; `changes` is their concatenation.
+  const unhookKeys: SchemaChange[] = [];
+  const unhook: SchemaChange[] = [];
+  const renames: SchemaChange[] = [];
+  const columns: SchemaChange[] = [];
+  const drops: SchemaChange[] = [];
+  const indexes: SchemaChange[] = [];
+  const dropIndexes: SchemaChange[] = [];
+  const relations: SchemaChange[] = [];
+  const sequences: SchemaChange[] = [];
   const risks: DataRisk[] = [];
   const old = new Map(before.columns.map((c) => [c.name, c]));
   const now = new Map(after.columns.map((c) => [c.name, c]));
+  const references = new Set(after.foreignKeys.map((k) => k.column));
   // Old column name -> new one, for the renames this change makes.
   const renamed = new Map<string, string>();
   for (const [to, from] of options.renames) {
@@ -117,7 +137,7 @@ export function diffTables(
   }
   for (const [from, to] of renamed) {
     const column = old.get(from)!;
-    changes.push({
+    renames.push({
       kind: 'rename',
       from,
       to,
@@ -132,7 +152,7 @@ export function diffTables(
   for (const column of after.columns) {
     const was = previous(column.name);
     if (!was) {
-      changes.push({ kind: 'add', column });
+      columns.push({ kind: 'add', column });
       const numbered = after.sequences.some((s) => s.column === column.name);
       if (
         column.notNullable &&
@@ -140,51 +160,122 @@ export function diffTables(
         !options.fills.has(column.name) &&
         !numbered
       ) {
-        risks.push({
-          column: column.name,
-          risk: 'is added as required without a default: the rows the table holds have no value for it',
-          fix: 'give the field a default (existing rows take it), or make it optional',
-        });
+        risks.push(
+          references.has(column.name)
+            ? {
+                column: column.name,
+                risk: 'is added as a required reference: the rows the table holds refer to no row, so the migration fails unless the table is empty',
+                fix: 'add the reference optional (required: false), give each row its reference, then make it required in a later upgrade',
+              }
+            : {
+                column: column.name,
+                risk: 'is added as required without a default: the rows the table holds have no value for it',
+                fix: 'give the field a default (existing rows take it), or make it optional',
+              },
+        );
       }
     } else if (!same(was, column)) {
-      changes.push({ kind: 'alter', before: was, after: column });
+      columns.push({ kind: 'alter', before: was, after: column });
       risks.push(...alterRisks(was, column, options.fills));
     }
   }
   for (const column of before.columns) {
     if (now.has(column.name) || renamed.has(column.name)) continue;
-    changes.push({ kind: 'drop', column });
+    drops.push({ kind: 'drop', column });
     risks.push({
       column: column.name,
-      risk: 'is dropped: every row loses its value',
+      risk: before.foreignKeys.some((k) => k.column === column.name)
+        ? 'is dropped: every row loses the row it refers to'
+        : 'is dropped: every row loses its value',
       fix: 'keep the field, or copy its values elsewhere first',
     });
   }
+  const moved = (c: string) => renamed.get(c) ?? c;
   const movedIndex = (index: TableIndex): TableIndex => ({
     ...index,
-    columns: index.columns.map((c) => renamed.get(c) ?? c),
+    columns: index.columns.map(moved),
   });
-  const oldIndexes = new Map(before.indexes.map(movedIndex).map((i) => [indexKey(i), i]));
+  // An index or foreign key on a renamed or dropped column goes first, under its old name; one
+  // on a renamed column comes back under the new name right after the rename.
+  const leaving = (columns: readonly string[]) => columns.some((c) => !now.has(c));
+  const oldIndexes = new Map(before.indexes.map((i) => [indexKey(movedIndex(i)), i]));
   const newIndexes = new Map(after.indexes.map((i) => [indexKey(i), i]));
   for (const [key, index] of oldIndexes) {
-    // An index on a dropped column goes with it.
-    if (!newIndexes.has(key) && index.columns.every((c) => now.has(c))) {
-      changes.push({ kind: 'dropIndex', index });
+    if (leaving(index.columns)) {
+      unhook.push({ kind: 'dropIndex', index });
+      if (newIndexes.has(key)) renames.push({ kind: 'addIndex', index: newIndexes.get(key)! });
+    } else if (!newIndexes.has(key)) {
+      dropIndexes.push({ kind: 'dropIndex', index });
     }
   }
+  // New indexes before the dropped ones: a reference made unique keeps an index under its foreign
+  // key throughout, which MySQL requires.
   for (const [key, index] of newIndexes) {
-    if (!oldIndexes.has(key)) changes.push({ kind: 'addIndex', index });
+    if (!oldIndexes.has(key)) indexes.push({ kind: 'addIndex', index });
+  }
+  const oldKeys = new Map(
+    before.foreignKeys.map((k) => [foreignKey({ ...k, column: moved(k.column) }), k]),
+  );
+  const newKeys = new Map(after.foreignKeys.map((k) => [foreignKey(k), k]));
+  for (const [key, was] of oldKeys) {
+    if (newKeys.has(key) && !leaving([was.column])) continue;
+    unhookKeys.push({ kind: 'dropForeign', foreignKey: was });
+    const is = after.foreignKeys.find((k) => k.column === moved(was.column));
+    if (is && is.table !== was.table) {
+      risks.push({
+        column: is.column,
+        risk: `refers to ${is.table} instead of ${was.table}: the ids the rows hold name rows of ${was.table}, so the migration fails on them`,
+        fix: 'keep the entity it refers to, or add a new reference field and drop this one',
+      });
+    }
+  }
+  for (const [key, is] of newKeys) {
+    const was = before.foreignKeys.find((k) => moved(k.column) === is.column);
+    if (!oldKeys.has(key) || (was && leaving([was.column]))) {
+      relations.push({ kind: 'addForeign', foreignKey: is });
+    }
+  }
+  const oldJoins = new Map(before.joinTables.map((j) => [JSON.stringify(j), j]));
+  const newJoins = new Map(after.joinTables.map((j) => [JSON.stringify(j), j]));
+  for (const [key, joinTable] of oldJoins) {
+    if (newJoins.has(key)) continue;
+    relations.push({ kind: 'dropJoinTable', joinTable });
+    const target = joinTable.foreignKeys[1]!.table;
+    risks.push({
+      column: joinTable.table,
+      risk: `(the join table of a many-to-many to ${target}) is dropped: every row loses its links to ${target}`,
+      fix: 'keep the reference, or copy the links elsewhere first',
+    });
+  }
+  for (const [key, joinTable] of newJoins) {
+    if (!oldJoins.has(key)) relations.push({ kind: 'addJoinTable', joinTable });
   }
   const sequenceName = (s: NumberedColumn) => String(s.options['name']);
   const oldSequences = new Set(before.sequences.map(sequenceName));
   const newSequences = new Set(after.sequences.map(sequenceName));
   for (const sequence of before.sequences) {
-    if (!newSequences.has(sequenceName(sequence))) changes.push({ kind: 'dropSequence', sequence });
+    if (!newSequences.has(sequenceName(sequence)))
+      sequences.push({ kind: 'dropSequence', sequence });
   }
   for (const sequence of after.sequences) {
-    if (!oldSequences.has(sequenceName(sequence))) changes.push({ kind: 'addSequence', sequence });
+    if (!oldSequences.has(sequenceName(sequence)))
+      sequences.push({ kind: 'addSequence', sequence });
   }
-  return { changes, risks };
+  return {
+    // A foreign key goes before its column's index: MySQL keeps the index while the key needs it.
+    changes: [
+      ...unhookKeys,
+      ...unhook,
+      ...renames,
+      ...columns,
+      ...drops,
+      ...indexes,
+      ...dropIndexes,
+      ...relations,
+      ...sequences,
+    ],
+    risks,
+  };
 }
 
 /** The risk report, one line per column. */

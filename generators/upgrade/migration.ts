@@ -51,6 +51,14 @@ export function summarize(changes: readonly SchemaChange[]): string[] {
         return `+ sequence ${String(c.sequence.options['name'])}`;
       case 'dropSequence':
         return `- sequence ${String(c.sequence.options['name'])}`;
+      case 'addForeign':
+        return `+ foreign key (${c.foreignKey.column}) -> ${c.foreignKey.table}`;
+      case 'dropForeign':
+        return `- foreign key (${c.foreignKey.column}) -> ${c.foreignKey.table}`;
+      case 'addJoinTable':
+        return `+ join table ${c.joinTable.table}`;
+      case 'dropJoinTable':
+        return `- join table ${c.joinTable.table}`;
     }
   });
 }

@@ -3,11 +3,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodePlopAPI } from 'plop';
+import type { AppModel } from '../model/app.js';
 import { EntitySpecError } from '../model/errors.js';
 import { parseSpecText } from '../model/load.js';
+import { resolveRelations } from '../model/relations.js';
+import { resolveSpec } from '../model/resolve.js';
 import type { EntityModel, EntitySpec } from '../model/types.js';
 import { snakeCase } from '../names.js';
-import { readBase, tableSnapshot, type TableSnapshot } from './base.js';
+import { readBase, tableSnapshot, type FullSnapshot, type TableSnapshot } from './base.js';
 import { diffTables, type DataRisk, type SchemaChange } from './diff.js';
 import { mergeFile, type FileOutcome } from './merge.js';
 import { renderSlice } from './render.js';
@@ -16,7 +19,7 @@ import { migrationSteps, type MigrationSteps } from './steps.js';
 /** Where the upgrade's base comes from. */
 export interface UpgradeBase {
   /** The table as the slice's migrations left it. */
-  schema: TableSnapshot;
+  schema: FullSnapshot;
   /** Files as last generated; for an app without base copies, rendered from `model`. */
   files?: Map<string, string>;
   /** An app without base copies: the earlier spec the base is rendered from. */
@@ -28,8 +31,8 @@ export interface UpgradeBase {
 
 /** The schema half of the plan: known before any file is rendered. */
 export interface SchemaPlan {
-  before: TableSnapshot;
-  after: TableSnapshot;
+  before: FullSnapshot;
+  after: FullSnapshot;
   changes: SchemaChange[];
   risks: DataRisk[];
   steps: MigrationSteps;
@@ -54,6 +57,49 @@ function fillsOf(model: EntityModel): Map<string, unknown> {
   );
 }
 
+/** `model` with its relations resolved against the other entities of `app`. */
+function resolvedIn(app: AppModel, model: EntityModel): EntityModel {
+  const others = app.entities.filter((e) => e.name.pascal !== model.name.pascal);
+  return resolveRelations([...others, model], new Map()).at(-1)!;
+}
+
+/**
+ * The base schema with its foreign keys and join tables. A schema.json written before slicekit
+ * recorded them has none: they are those of the spec the base copy holds (the one the slice was
+ * last generated from), resolved against the app; failing that, the ones the new spec gives
+ * columns and tables the table already has.
+ */
+function withRelations(
+  schema: TableSnapshot,
+  app: AppModel,
+  model: EntityModel,
+  specText: string | undefined,
+): FullSnapshot {
+  if (schema.foreignKeys && schema.joinTables) {
+    return { ...schema, foreignKeys: schema.foreignKeys, joinTables: schema.joinTables };
+  }
+  let recorded: FullSnapshot | undefined;
+  try {
+    if (specText !== undefined) {
+      recorded = tableSnapshot(
+        resolvedIn(app, resolveSpec(parseSpecText(specText, 'base'), 'base')),
+      );
+    }
+  } catch {
+    recorded = undefined;
+  }
+  const now = tableSnapshot(model);
+  const columns = new Set(schema.columns.map((c) => c.name));
+  return {
+    ...schema,
+    foreignKeys:
+      schema.foreignKeys ??
+      recorded?.foreignKeys ??
+      now.foreignKeys.filter((k) => columns.has(k.column)),
+    joinTables: schema.joinTables ?? recorded?.joinTables ?? now.joinTables,
+  };
+}
+
 /**
  * The base of an upgrade: the app's base copy, or, for a slice generated before base copies
  * existed, the earlier spec (`--base <file>`, else the saved spec when the new one is another
@@ -61,19 +107,24 @@ function fillsOf(model: EntityModel): Map<string, unknown> {
  */
 export function findBase(
   appDir: string,
+  app: AppModel,
   model: EntityModel,
   earlier: { model: EntityModel; text: string; from: string } | undefined,
 ): UpgradeBase {
   const copy = readBase(appDir, model.folder);
-  if (copy) return { schema: copy.schema, files: copy.files };
+  if (copy) {
+    const spec = copy.files.get(`src/slices/${model.folder}/${model.name.kebab}.entity.yaml`);
+    return { schema: withRelations(copy.schema, app, model, spec), files: copy.files };
+  }
   const note = (from: string) =>
     `${model.name.pascal} had no base copy (.slicekit/slices/${model.folder}): generated before ` +
     `slicekit kept them. The base is ${from}, rendered again; your changes to the files are ` +
     'merged against it, and the base copy is written for the next time.';
   if (earlier) {
+    const resolved = resolvedIn(app, earlier.model);
     return {
-      schema: tableSnapshot(earlier.model),
-      model: earlier.model,
+      schema: tableSnapshot(resolved),
+      model: resolved,
       specText: earlier.text,
       note: note(earlier.from),
     };
@@ -119,25 +170,6 @@ export function schemaPlan(base: UpgradeBase, model: EntityModel, specText: stri
     );
   }
   const { changes, risks } = diffTables(base.schema, after, { renames, fills });
-  // A reference's column needs its foreign key too, which this upgrade does not write yet: say
-  // so rather than add a column without its constraint.
-  const references = new Set(model.fields.filter((f) => f.reference).map((f) => f.column));
-  const touched = changes.flatMap((c) =>
-    (c.kind === 'add' && references.has(c.column.name)) ||
-    (c.kind === 'alter' && references.has(c.after.name))
-      ? [model.fields.find((f) => f.column === (c.kind === 'add' ? c.column : c.after).name)!]
-      : [],
-  );
-  if (touched.length) {
-    throw new EntitySpecError(
-      'the spec',
-      touched.map((f) => ({
-        path: `fields.${f.name.camel}`,
-        message: 'a reference added to or changed in an existing slice is not upgraded yet',
-        fix: 'leave the reference out of this upgrade; add it with a migration and edits of your own',
-      })),
-    );
-  }
   return {
     before: base.schema,
     after,

@@ -4,8 +4,9 @@
 // table to do it, so its statements come from running the steps on an in-memory copy of the
 // table as the base copy describes it.
 import knexFactory, { type Knex } from 'knex';
+import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import type { Column } from '../entity/views/migration.js';
-import type { TableSnapshot } from './base.js';
+import type { FullSnapshot } from './base.js';
 import type { Line, Step } from './steps.js';
 
 export type Family = 'sqlite' | 'postgres' | 'mysql';
@@ -22,8 +23,23 @@ function column(table: Knex.AlterTableBuilder | Knex.CreateTableBuilder, c: Colu
   return builder;
 }
 
+function foreign(table: Knex.CreateTableBuilder | Knex.AlterTableBuilder, key: ForeignKey): void {
+  table.foreign(key.column).references('id').inTable(key.table).onDelete(key.onDelete);
+}
+
+function joinTable(knex: Knex, join: JoinTable): Knex.SchemaBuilder {
+  return knex.schema.createTable(join.table, (t) => {
+    for (const c of join.columns) t.uuid(c).notNullable();
+    t.primary(join.columns);
+    join.foreignKeys.forEach((k) => foreign(t, k));
+    t.index([join.index]);
+  });
+}
+
 function applyLine(table: Knex.AlterTableBuilder, line: Line): void {
   if ('add' in line) column(table, line.add);
+  else if ('foreign' in line) foreign(table, line.foreign);
+  else if ('dropForeign' in line) table.dropForeign([line.dropForeign.column]);
   else if ('alter' in line) {
     column(table, line.alter).alter();
   } else if ('drop' in line) table.dropColumn(line.drop);
@@ -71,7 +87,10 @@ function builders(
       const names = rebuild.columns.map((r) => r.name);
       const temp = rebuildTable(table);
       return [
-        knex.schema.createTable(temp, (t) => rebuild.columns.forEach((r) => column(t, r))),
+        knex.schema.createTable(temp, (t) => {
+          rebuild.columns.forEach((r) => column(t, r));
+          rebuild.foreignKeys.forEach((k) => foreign(t, k));
+        }),
         knex.raw('insert into ?? (??) select ?? from ??', [temp, names, names, table]),
         knex.schema.dropTable(table),
         knex.schema.renameTable(temp, table) as unknown as Knex.SchemaBuilder,
@@ -99,6 +118,8 @@ function builders(
     const { table, from, to } = step.renameCheck;
     return [knex.raw('alter table ?? rename constraint ?? to ??', [table, from, to])];
   }
+  if ('createJoinTable' in step) return [joinTable(knex, step.createJoinTable)];
+  if ('dropTable' in step) return [knex.schema.dropTable(step.dropTable)];
   if ('sequence' in step) {
     const verb = step.sequence.up ? 'created' : 'dropped';
     return [
@@ -125,7 +146,7 @@ const text = (b: Knex.SchemaBuilder | Knex.Raw | Knex.QueryBuilder | string): st
     );
 };
 
-async function sqliteStatements(steps: readonly Step[], before: TableSnapshot): Promise<string[]> {
+async function sqliteStatements(steps: readonly Step[], before: FullSnapshot): Promise<string[]> {
   let knex: Knex;
   try {
     await import('better-sqlite3');
@@ -141,7 +162,9 @@ async function sqliteStatements(steps: readonly Step[], before: TableSnapshot): 
     await knex.schema.createTable(before.table, (t) => {
       before.columns.forEach((c) => column(t, c));
       before.indexes.forEach((i) => t[i.method](i.columns));
+      before.foreignKeys.forEach((k) => foreign(t, k));
     });
+    for (const join of before.joinTables) await joinTable(knex, join);
     const out: string[] = [];
     // Knex's reads of the table (pragma, select) are how it rebuilds it, not part of the change.
     const record = (q: { sql: string }) => {
@@ -168,7 +191,7 @@ async function sqliteStatements(steps: readonly Step[], before: TableSnapshot): 
  */
 export async function statements(
   steps: readonly Step[],
-  before: TableSnapshot,
+  before: FullSnapshot,
   family: Family,
 ): Promise<string[]> {
   if (family === 'sqlite') return sqliteStatements(steps, before);

@@ -1,8 +1,10 @@
 // Schema changes as the steps of a migration, `up` and `down`: Knex `alterTable` blocks, the
-// updates that give existing rows a value, PostgreSQL's enum check constraints, and sequences.
-// The migration template writes the steps as code; the dry run (sql.ts) runs the same steps.
+// updates that give existing rows a value, PostgreSQL's enum check constraints, foreign keys,
+// join tables and sequences. The migration template writes the steps as code; the dry run
+// (sql.ts) runs the same steps.
+import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
-import type { NumberedColumn, TableSnapshot } from './base.js';
+import type { FullSnapshot, NumberedColumn } from './base.js';
 import type { SchemaChange } from './diff.js';
 
 /** One builder call inside `alterTable`. */
@@ -12,7 +14,10 @@ export type Line =
   | { drop: string }
   | { rename: { from: string; to: string } }
   | { index: TableIndex }
-  | { dropIndex: TableIndex };
+  | { dropIndex: TableIndex }
+  /** A foreign key; on SQLite Knex rebuilds the table to add or drop one. */
+  | { foreign: ForeignKey }
+  | { dropForeign: ForeignKey };
 
 /**
  * An enum column's values changed. PostgreSQL keeps them in a check constraint knex's alter()
@@ -24,7 +29,7 @@ export interface EnumChange {
   column: Column;
   constraint: string;
   values: string[];
-  rebuild: { columns: Column[]; indexes: TableIndex[] };
+  rebuild: { columns: Column[]; indexes: TableIndex[]; foreignKeys: ForeignKey[] };
 }
 
 /** One statement (or block) of a migration; exactly one key is set. */
@@ -38,6 +43,9 @@ export type Step =
   | { enumChange: EnumChange }
   | { renameCheck: { table: string; from: string; to: string } }
   | { sequence: { options: Record<string, unknown>; up: boolean } }
+  /** A many-to-many's join table, made as the create migration makes it. */
+  | { createJoinTable: JoinTable }
+  | { dropTable: string }
   /** Existing rows numbered by the sequence, oldest first. */
   | {
       number: {
@@ -74,6 +82,7 @@ interface TableState {
   table: string;
   columns: Column[];
   indexes: TableIndex[];
+  foreignKeys: ForeignKey[];
 }
 
 /** The steps making `column` what it is from what it was (either direction). */
@@ -105,7 +114,11 @@ function alterSteps(state: TableState, from: Column, to: Column, fill: unknown):
         column: to,
         constraint: checkName(table, to.name),
         values: to.args[0] as string[],
-        rebuild: { columns: [...state.columns], indexes: [...state.indexes] },
+        rebuild: {
+          columns: [...state.columns],
+          indexes: [...state.indexes],
+          foreignKeys: [...state.foreignKeys],
+        },
       },
     },
   ];
@@ -130,10 +143,13 @@ function addSteps(
       alter(table, { alter: column }),
     ];
   }
-  if (column.notNullable && !column.hasDefault && fill !== undefined) {
+  if (column.notNullable && !column.hasDefault) {
+    // Added empty, given a value where there is one, then made required: on a table with rows
+    // and no value for them the last step fails alike on every database (SQLite cannot add a
+    // NOT NULL column without a default at all, MySQL would fill it with '').
     return [
       alter(table, { add: nullable(column) }),
-      { fill: { table, column: column.name, value: fill } },
+      ...(fill === undefined ? [] : [{ fill: { table, column: column.name, value: fill } }]),
       ...alterSteps(state, nullable(column), column, undefined),
     ];
   }
@@ -159,14 +175,24 @@ function inverse(change: SchemaChange): SchemaChange {
       return { kind: 'dropSequence', sequence: change.sequence };
     case 'dropSequence':
       return { kind: 'addSequence', sequence: change.sequence };
+    case 'addForeign':
+      return { kind: 'dropForeign', foreignKey: change.foreignKey };
+    case 'dropForeign':
+      return { kind: 'addForeign', foreignKey: change.foreignKey };
+    case 'addJoinTable':
+      return { kind: 'dropJoinTable', joinTable: change.joinTable };
+    case 'dropJoinTable':
+      return { kind: 'addJoinTable', joinTable: change.joinTable };
   }
 }
+
+const sameKey = (a: ForeignKey, b: ForeignKey) => a.column === b.column;
 
 /** The steps of `changes`, applied in order to the table `start`. */
 function forward(
   changes: readonly SchemaChange[],
-  start: TableSnapshot,
-  target: TableSnapshot,
+  start: FullSnapshot,
+  target: FullSnapshot,
   fills: ReadonlyMap<string, unknown>,
   comments: boolean,
 ): Step[] {
@@ -174,6 +200,7 @@ function forward(
     table: target.table,
     columns: [...start.columns],
     indexes: [...start.indexes],
+    foreignKeys: [...start.foreignKeys],
   };
   const { table } = state;
   const added = new Set(changes.flatMap((c) => (c.kind === 'add' ? [c.column.name] : [])));
@@ -191,10 +218,6 @@ function forward(
           });
         }
         state.columns = state.columns.map((c) => (c.name === from ? { ...c, name: to } : c));
-        state.indexes = state.indexes.map((i) => ({
-          ...i,
-          columns: i.columns.map((c) => (c === from ? to : c)),
-        }));
         break;
       }
       case 'add': {
@@ -221,10 +244,12 @@ function forward(
         state.indexes = state.indexes.filter((i) => !i.columns.includes(change.column.name));
         break;
       case 'addIndex':
+        note(`index: ${change.index.method} (${change.index.columns.join(', ')})`);
         steps.push(alter(table, { index: change.index }));
         state.indexes = [...state.indexes, change.index];
         break;
       case 'dropIndex':
+        note(`index dropped: ${change.index.method} (${change.index.columns.join(', ')})`);
         steps.push(alter(table, { dropIndex: change.index }));
         state.indexes = state.indexes.filter(
           (i) =>
@@ -240,6 +265,28 @@ function forward(
       case 'dropSequence':
         steps.push({ sequence: { options: change.sequence.options, up: false } });
         break;
+      case 'addForeign': {
+        const key = change.foreignKey;
+        note(`foreign key: ${key.column} -> ${key.table}.id, on delete ${key.onDelete}`);
+        steps.push(alter(table, { foreign: key }));
+        state.foreignKeys = [...state.foreignKeys, key];
+        break;
+      }
+      case 'dropForeign': {
+        const key = change.foreignKey;
+        note(`foreign key dropped: ${key.column} -> ${key.table}.id`);
+        steps.push(alter(table, { dropForeign: key }));
+        state.foreignKeys = state.foreignKeys.filter((k) => !sameKey(k, key));
+        break;
+      }
+      case 'addJoinTable':
+        note(`many-to-many: join table ${change.joinTable.table}`);
+        steps.push({ createJoinTable: change.joinTable });
+        break;
+      case 'dropJoinTable':
+        note(`many-to-many dropped: join table ${change.joinTable.table}`);
+        steps.push({ dropTable: change.joinTable.table });
+        break;
     }
   }
   return steps;
@@ -254,8 +301,8 @@ function forward(
  */
 export function migrationSteps(
   changes: readonly SchemaChange[],
-  before: TableSnapshot,
-  after: TableSnapshot,
+  before: FullSnapshot,
+  after: FullSnapshot,
   fills: ReadonlyMap<string, unknown>,
 ): MigrationSteps {
   return {
