@@ -18,8 +18,6 @@ export const RESERVED: Record<string, string> = {
   createdOn: 'audit fields come with audited: true',
   updatedBy: 'audit fields come with audited: true',
   updatedOn: 'audit fields come with audited: true',
-  lastModifiedBy: 'it is computed from the audit fields; remove it',
-  lastModifiedOn: 'it is computed from the audit fields; remove it',
   constructor: 'choose another name',
   prototype: 'choose another name',
 };

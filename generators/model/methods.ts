@@ -2,6 +2,7 @@
 // set and the parameters they take (params.ts).
 import { fieldKinds } from '@slicekit/runtime/fields';
 import { kebabCase, nameForms } from '../names.js';
+import { resolveConditions } from './conditions.js';
 import { valueProblem } from './fields.js';
 import { resolveParams, type Scope } from './params.js';
 import type {
@@ -152,16 +153,7 @@ export function resolveMethods(
     }
     if (
       scope.fields.has(name.camel) ||
-      [
-        'id',
-        'lastModifiedBy',
-        'lastModifiedOn',
-        'ownedBy',
-        'createdBy',
-        'createdOn',
-        'updatedBy',
-        'updatedOn',
-      ].includes(name.camel)
+      ['id', 'ownedBy', 'createdBy', 'createdOn', 'updatedBy', 'updatedOn'].includes(name.camel)
     ) {
       scope.problems.push({
         path: `${path}.name`,
@@ -182,6 +174,7 @@ export function resolveMethods(
     taken.set(name.camel.toLowerCase(), path);
     const params = resolveParams(scope, `${path}.parameters`, spec.parameters ?? [], true);
     const effects = resolveEffects(scope, path, spec, params);
+    const when = resolveConditions(scope, path, name.pascal, spec.when);
     for (const param of params) {
       if (
         !effects.some((e) => e.source.kind === 'param' && e.source.param === param) &&
@@ -231,10 +224,10 @@ export function resolveMethods(
       name,
       params,
       effects,
+      when,
       verb,
       segment,
       requestName,
-      handlerName: `${name.pascal}${scope.entity}Handler`,
       ...(spec.description ? { description: spec.description } : {}),
     });
   }

@@ -52,6 +52,9 @@ const param = {
   ],
 };
 
+/** A value a precondition allows: an enum value or a boolean. */
+const conditionValue = [{ type: 'string' }, { type: 'boolean' }];
+
 const method = {
   name: pascal,
   parameters: { type: 'array', items: param, fix: 'list the parameters, e.g. [price]' },
@@ -69,6 +72,18 @@ const method = {
         from: camel,
         now: { const: true, fix: 'write now: true' },
       },
+    },
+  },
+  when: {
+    type: 'object',
+    minProperties: 1,
+    fix: 'write the fields the method needs, e.g. when: { status: draft } or { status: [draft, held] }',
+    additionalProperties: {
+      fix: 'give a value, or a list of the values allowed',
+      anyOf: [
+        ...conditionValue,
+        { type: 'array', minItems: 1, uniqueItems: true, items: { anyOf: conditionValue } },
+      ],
     },
   },
   description: { type: 'string' },

@@ -103,6 +103,12 @@ export interface MethodSpec {
   parameters?: ParamSpec[];
   /** @default each parameter named after a field sets that field */
   effects?: EffectSpec[];
+  /**
+   * Preconditions: the method is allowed only when each named field holds the value (or one of the
+   * values) given, e.g. `{ status: draft }`; otherwise it throws a `RuleViolation` (409).
+   * @default {} (always allowed)
+   */
+  when?: Record<string, string | boolean | (string | boolean)[]>;
   description?: string;
 }
 
@@ -234,16 +240,23 @@ export interface EffectModel {
   source: EffectSource;
 }
 
+/** A precondition of a method: `field` must hold one of `values`. */
+export interface ConditionModel {
+  field: FieldModel;
+  values: (string | boolean)[];
+}
+
 export interface MethodModel {
   kind: 'update' | 'action';
   name: NameForms;
   params: ParamModel[];
   effects: EffectModel[];
+  /** Its preconditions, in spec order; empty when it is always allowed. */
+  when: ConditionModel[];
   verb: Verb;
   /** Path after `/{id}`: empty for the first update, otherwise one segment. */
   segment: string;
   requestName: string;
-  handlerName: string;
   description?: string;
 }
 

@@ -31,7 +31,6 @@ export interface MethodBase {
   requestName: string;
   /** The request's JSON Schema constant: `approveProductRequestSchema`. */
   schemaName: string;
-  handlerName: string;
   hasParams: boolean;
   requiresKey: boolean;
 }
@@ -119,7 +118,6 @@ export function sliceBase(model: EntityModel): SliceBase {
       doc: methodDoc(m, docPath),
       requestName: m.requestName,
       schemaName: `${m.requestName.charAt(0).toLowerCase()}${m.requestName.slice(1)}Schema`,
-      handlerName: m.handlerName,
       hasParams: m.params.length > 0,
       requiresKey: requiresKey[m.kind],
     };

@@ -1,6 +1,13 @@
 // The view of <entity>.entity.ts: the class's properties, its constructor and its methods, each
 // statement an assignment `{ property, value }` (templates/entity/partials/assignment.hbs).
-import type { EffectModel, EntityModel, FieldModel, ParamModel } from '../../model/types.js';
+import type {
+  ConditionModel,
+  EffectModel,
+  EntityModel,
+  FieldModel,
+  MethodModel,
+  ParamModel,
+} from '../../model/types.js';
 import { entityType } from '../schemas.js';
 import { eachMethod, type SliceBase } from './base.js';
 import { entityValue, type EntityValue } from './values.js';
@@ -29,10 +36,12 @@ function initialValue(field: FieldModel): EntityValue {
   if (field.reference?.many) return { value: [] };
   // Numbered by the Create handler from its sequence, right after construction.
   if (field.sequence) return { value: field.type === 'integer' ? 0 : '' };
-  if (field.type === 'date-time' && field.role === 'audit') return { now: true };
   if (field.hasDefault) return entityValue(field, field.default);
   return { value: null };
 }
+
+/** The owner and audit fields: `insertEntity` stamps them, so the constructor leaves them be. */
+const stamped = (f: FieldModel): boolean => f.role === 'owner' || f.role === 'audit';
 
 /** A parameter's value; a missing one leaves a not-null field at `fallback`. */
 function fromParam(field: FieldModel, p: ParamModel, fallback: EntityValue): EntityValue {
@@ -59,6 +68,33 @@ function propertyDoc(model: EntityModel, f: FieldModel): string | undefined {
   return undefined;
 }
 
+/** `value` as a TypeScript literal: `'draft'`, `true`. */
+const literal = (value: string | boolean): string =>
+  typeof value === 'boolean' ? String(value) : `'${value.replace(/[\\']/g, '\\$&')}'`;
+
+/** `text` safe inside a template literal. */
+const templateText = (text: string): string => text.replace(/[\\`]|\$\{/g, (m) => `\\${m}`);
+
+/**
+ * The guard clause of a precondition: the test that it does not hold, the rule's code and the
+ * message, `Place needs status draft; it is placed` (templates/entity/partials/guard.hbs).
+ */
+function guard(model: EntityModel, method: MethodModel, condition: ConditionModel) {
+  const property = condition.field.name.camel;
+  const values = condition.values;
+  return {
+    property,
+    test:
+      values.length === 1
+        ? `this.${property} !== ${literal(values[0]!)}`
+        : `![${values.map(literal).join(', ')}].includes(this.${property})`,
+    rule: `${model.name.camel}.${method.name.camel}.${property}`,
+    needs: templateText(
+      `${method.name.pascal} needs ${property} ${values.map(String).join(' or ')}`,
+    ),
+  };
+}
+
 export function entityClassView(model: EntityModel, base: SliceBase) {
   const createParams = new Map(model.create.map((p) => [p.field!.name.camel, p]));
   // Many-to-manys (id lists kept in join tables) follow the entity's own stored fields.
@@ -72,14 +108,19 @@ export function entityClassView(model: EntityModel, base: SliceBase) {
       type: entityType(f, !f.notNull),
       doc: propertyDoc(model, f),
       firstAudit: f.name.camel === 'createdBy',
+      stamped: stamped(f),
     })),
     parameters: model.create.map(parameter),
-    assignments: members.map((f): Assignment => {
-      const p = createParams.get(f.name.camel);
-      const initial = initialValue(f);
-      return { property: f.name.camel, value: p ? fromParam(f, p, initial) : initial };
-    }),
+    assignments: members
+      .filter((f) => !stamped(f))
+      .map((f): Assignment => {
+        const p = createParams.get(f.name.camel);
+        const initial = initialValue(f);
+        return { property: f.name.camel, value: p ? fromParam(f, p, initial) : initial };
+      }),
+    hasGuards: model.methods.some((m) => m.when.length > 0),
     methods: eachMethod(model, base, (m) => ({
+      guards: m.when.map((c) => guard(model, m, c)),
       parameters: m.params.map(parameter),
       assignments: m.effects.map((e): Assignment => ({
         property: e.field.name.camel,
