@@ -29,6 +29,7 @@ const env = {
   NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=slicekit-source`.trim(),
 };
 const tsx = ['--import', 'tsx'];
+const json = "-H 'content-type: application/json'";
 
 function step(script: string): void {
   const result = spawnSync(process.execPath, [...tsx, script], {
@@ -66,36 +67,84 @@ server.on('exit', (code) => process.exit(code ?? 0));
 
 const base = `http://localhost:${port}`;
 await waitForServer(`${base}/v1/${shop ? 'customers' : 'products'}`);
-if (shop) printShopBanner();
-else
-  console.log(`
-demo: the Product API is up at ${base}/v1/products (database: ${databaseUrl})
-Try:
-  curl -s ${base}/v1/products
-  curl -s -X POST ${base}/v1/products -H 'content-type: application/json' -d '{"name":"Desk lamp","price":24.99}'
-  curl -s '${base}/v1/products?search=lamp&orderBy=price&desc=true&pageSize=5'
-  curl -s -X PUT ${base}/v1/products/<id> -H 'content-type: application/json' -d '{"price":19.5}'
-  curl -s -X POST ${base}/v1/products/<id>/approval -H 'content-type: application/json' -d '{"byUser":"alice"}'
-  curl -s -X PUT ${base}/v1/products/<id>/discontinue
-  curl -s -X DELETE -i ${base}/v1/products/<id>
-Stop with Ctrl+C.`);
+console.log(shop ? await shopBanner() : await productBanner());
 
-function printShopBanner(): void {
-  const json = "-H 'content-type: application/json'";
-  console.log(`
-demo: the shop API is up at ${base}/v1/customers, /v1/orders, /v1/order-lines, /v1/tags (database: ${databaseUrl})
+/**
+ * The requests to try, on rows the database holds (the seeded ones, or those of an earlier run),
+ * so each line can be pasted as it is; docs/getting-started.md shows these very lines, and
+ * test/e2e/docs-examples.test.ts runs them.
+ */
+async function productBanner(): Promise<string> {
+  const url = `${base}/v1/products`;
+  const product = await firstRow<{ id: string }>('products');
+  const id = product?.id ?? '<id>';
+  return `
+demo: the Product API is up at ${url} (database: ${databaseUrl})
 Try:
-  curl -s -X POST ${base}/v1/customers ${json} -d '{"email":"ana@example.com","name":"Ana Souza"}'
-  curl -s -X POST ${base}/v1/tags ${json} -d '{"name":"gift"}'
-  curl -s -X POST ${base}/v1/orders ${json} -d '{"customerId":"<customer id>","note":"Wrap it","tagIds":["<tag id>"]}'
-  curl -s -X POST ${base}/v1/order-lines ${json} -d '{"orderId":"<order id>","sku":"AB-1","quantity":2,"unitPrice":9.5}'
-  curl -s '${base}/v1/orders?filter=customer.name:StartsWith:An&orderBy=customer.name'
-  curl -s '${base}/v1/orders?filter=tags.name:Equal:gift&search=wrap'
-  curl -s ${base}/v1/customers/<customer id>/orders
-  curl -s ${base}/v1/orders/<order id>/lines
-  curl -s -X POST ${base}/v1/orders/<order id>/place
-  curl -s -X DELETE -i ${base}/v1/customers/<customer id>     (409 while it has orders)
-Stop with Ctrl+C.`);
+  curl -s ${url}
+  curl -s -X POST ${url} ${json} -d '{"name":"Desk lamp","price":24.99}'
+  curl -s '${url}?search=lamp&orderBy=price&desc=true&pageSize=5'
+  curl -s -X PUT ${url}/${id} ${json} -d '{"price":19.5}'
+  curl -s -X POST ${url}/${id}/approval ${json} -d '{"byUser":"alice"}'
+  curl -s -X PUT ${url}/${id}/discontinue
+  curl -s -X DELETE -i ${url}/${id}${product ? '' : `\n  ${noRows('a product')}`}
+Stop with Ctrl+C.`;
+}
+
+async function shopBanner(): Promise<string> {
+  interface Order {
+    id: string;
+    customer: { id: string; name: string } | null;
+    tags: { id: string; name: string }[];
+  }
+  // A draft order, so that placing it is allowed, and its customer and first tag.
+  const order =
+    (await firstRow<Order>('orders', 'filter=status:Equal:draft')) ??
+    (await firstRow<Order>('orders'));
+  const customer = order?.customer ?? (await firstRow<{ id: string; name: string }>('customers'));
+  const tag = order?.tags[0] ?? (await firstRow<{ id: string; name: string }>('tags'));
+  const customerId = customer?.id ?? '<customer id>';
+  const orderId = order?.id ?? '<order id>';
+  const v1 = `${base}/v1`;
+  const lines = [
+    `curl -s -X POST ${v1}/customers ${json} -d '{"email":"ana@example.com","name":"Ana Souza"}'`,
+    `curl -s -X POST ${v1}/tags ${json} -d '{"name":"gift"}'`,
+    `curl -s -X POST ${v1}/orders ${json} -d '{"customerId":"${customerId}","note":"Wrap it","tagIds":["${tag?.id ?? '<tag id>'}"]}'`,
+    `curl -s -X POST ${v1}/order-lines ${json} -d '{"orderId":"${orderId}","sku":"AB-1","quantity":2,"unitPrice":9.5}'`,
+    `curl -s '${v1}/orders?filter=customer.name:StartsWith:${query(firstWord(customer?.name ?? 'An'))}&orderBy=customer.name'`,
+    `curl -s '${v1}/orders?filter=tags.name:Equal:${query(tag?.name ?? 'gift')}&search=wrap'`,
+    `curl -s ${v1}/customers/${customerId}/orders`,
+    `curl -s ${v1}/orders/${orderId}/lines`,
+    `curl -s -X POST ${v1}/orders/${orderId}/place`,
+    `curl -s -X DELETE -i ${v1}/customers/${customerId}   # 409: the customer has orders`,
+  ];
+  if (!order) lines.push(noRows('customers, tags and an order'));
+  return `
+demo: the shop API is up at ${v1}/customers, /v1/orders, /v1/order-lines, /v1/tags (database: ${databaseUrl})
+Try:
+${lines.map((line) => `  ${line}`).join('\n')}
+Stop with Ctrl+C.`;
+}
+
+/** The first row of a list in its default order (newest first), or undefined when it is empty. */
+async function firstRow<T>(resource: string, filter?: string): Promise<T | undefined> {
+  const res = await fetch(`${base}/v1/${resource}?pageSize=1${filter ? `&${filter}` : ''}`);
+  if (!res.ok) return undefined;
+  const page = (await res.json()) as { items?: T[] };
+  return page.items?.[0];
+}
+
+function noRows(what: string): string {
+  return `(the database holds no rows yet, as with SEED=0: create ${what} first and put the ids in)`;
+}
+
+function firstWord(text: string): string {
+  return text.split(/\s+/)[0] || text;
+}
+
+/** A query-string value inside a single-quoted shell word. */
+function query(value: string): string {
+  return encodeURIComponent(value).replace(/'/g, '%27');
 }
 
 /**

@@ -3,25 +3,11 @@
 // seeded) on MySQL.
 import { expect } from 'chai';
 import { useDatabase } from '../support/services.js';
-import { freePort, serve, type Served } from './support/processes.js';
+import { startDemo } from './support/demo.js';
+import type { Served } from './support/processes.js';
 import { describeProductScenarios } from './support/product-scenarios.js';
 import { describeShopScenarios } from './support/shop-scenarios.js';
-import { plainEnv, repoRoot, scratchFolder } from './support/workspace.js';
-
-async function startDemo(env: NodeJS.ProcessEnv): Promise<Served> {
-  const port = await freePort();
-  const demo = await serve('npm', ['run', 'demo'], {
-    cwd: repoRoot,
-    env: plainEnv({ ...env, PORT: String(port) }),
-    port,
-    probePath: env.DEMO === 'shop' ? '/v1/customers' : '/v1/products',
-  });
-  // The demo prints its banner once it has seen the server answer, a moment after we did.
-  for (let i = 0; i < 50 && !demo.output().includes('Stop with Ctrl+C'); i++) {
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  return demo;
-}
+import { scratchFolder } from './support/workspace.js';
 
 describe('npm run demo', function () {
   this.timeout(120_000);
@@ -108,6 +94,8 @@ describe('npm run demo', function () {
     it('serves an empty table from that database, and stores what it is sent there', async () => {
       const list = await fetch(`${demo!.url}/v1/products`);
       expect(((await list.json()) as { totalItemCount: number }).totalItemCount).to.equal(0);
+      expect(demo!.output()).to.contain('/v1/products/<id>/approval');
+      expect(demo!.output()).to.contain('the database holds no rows yet');
       const created = await fetch(`${demo!.url}/v1/products`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -122,8 +110,10 @@ describe('npm run demo', function () {
       await demo?.stop();
       demo = await startDemo({ DEMO_DIR: scratch!.path, DATABASE_URL: db.url, SEED: '0' });
       const list = await fetch(`${demo.url}/v1/products`);
-      const page = (await list.json()) as { items: { name: string }[] };
+      const page = (await list.json()) as { items: { id: string; name: string }[] };
       expect(page.items.map((item) => item.name)).to.deep.equal(['Kettle']);
+      // The curl lines it prints name the row the database now holds.
+      expect(demo.output()).to.contain(`/v1/products/${page.items[0]!.id}/approval`);
     });
   });
 });
