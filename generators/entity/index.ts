@@ -14,6 +14,7 @@ import type { PromptQuestion } from 'node-plop';
 import YAML from 'yaml';
 import { entityActions } from './actions.js';
 import { loadSpecs, planEntities, specFiles } from './batch.js';
+import { checkAnswer, checkSpecAnswer, type CheckedPrompt } from './prompt-checks.js';
 import { writeRelationFiles } from './relation-files.js';
 import { hasRelations } from './views/relations.js';
 import { sliceExists, upgradeActions } from '../upgrade/actions.js';
@@ -112,31 +113,44 @@ function interactivePrompts(): PromptQuestion[] {
     message: string | ((answers: EntityAnswers) => string),
     extra: Partial<PromptQuestion> = {},
   ): PromptQuestion => ({ type: 'input', name, message, ...extra }) as PromptQuestion;
+  // Each answer is checked as it is typed, against the answers before it (prompt-checks.ts).
+  const checked = (key: CheckedPrompt): Partial<PromptQuestion> => ({
+    validate: (value: unknown, answers?: EntityAnswers) => checkAnswer(key, value, answers),
+  });
   const pluralOf = (answers: EntityAnswers): string =>
     answers.plural?.trim() || pluralize(pascalCase(answers.name ?? '')) || 'the plural';
   return [
     input('spec', 'Spec file (YAML or JSON); leave empty to describe the entity here:', {
-      // A spec file answers everything else: mark the other questions answered so they are skipped.
+      // A spec file answers everything else: mark the other questions answered so they are skipped
+      // (only once the file is sound: a refused answer is asked again, and may be left empty).
       filter: (value: string, answers: Record<string, unknown>) => {
-        if (value.trim())
+        if (value.trim() && checkSpecAnswer(value) === true)
           for (const key of [...COMPACT_KEYS, 'audited', 'owned', 'validate']) answers[key] ??= '';
         return value.trim();
       },
+      validate: (value: unknown) => checkSpecAnswer(value),
     }),
-    input('name', 'Entity name, PascalCase and singular (Product):'),
+    input('name', 'Entity name, PascalCase and singular (Product):', checked('name')),
     input(
       'fields',
       'Fields, name:type[!][:constraint...] comma separated (name:string(150)!, price:decimal!:minimum=0.01, isDiscontinued:boolean:default=false):',
+      checked('fields'),
     ),
-    input('create', 'Constructor parameters (empty: every field without a default):'),
-    input('updates', 'Update methods (ChangePrice(price), Rename(name)):'),
+    input(
+      'create',
+      'Constructor parameters (empty: every field without a default):',
+      checked('create'),
+    ),
+    input('updates', 'Update methods (ChangePrice(price), Rename(name)):', checked('updates')),
     input(
       'actions',
       'Actions, Name(params)@segment:VERB[field=value] (Approve(byUser:string!)@approval[updatedBy=byUser], Discontinue():PUT[isDiscontinued=true]):',
+      checked('actions'),
     ),
     input(
       'dto',
       'DTO: names to keep, or -names to drop (-ownedBy); empty keeps every stored field:',
+      checked('dto'),
     ),
     {
       type: 'confirm',
@@ -150,10 +164,11 @@ function interactivePrompts(): PromptQuestion[] {
       message: 'Owned (ownedBy, stamped with the creator)?',
       default: false,
     },
-    input('events', 'Events (Created(id, name), Updated(price)):'),
+    input('events', 'Events (Created(id, name), Updated(price)):', checked('events')),
     input(
       'idempotent',
       'Operations requiring an idempotency key (Create, Update, Delete, Action); empty for none:',
+      checked('idempotent'),
     ),
     // Never asked; `--force` after `--` sets it, like plop's own --force before it.
     {
@@ -165,15 +180,21 @@ function interactivePrompts(): PromptQuestion[] {
     },
     // After force, so the positional order of the questions above stays as it was.
     // (The upgrade's flags come last for the same reason.)
-    input('plural', (answers: EntityAnswers) => `Plural (empty: ${pluralOf(answers)}):`),
+    input(
+      'plural',
+      (answers: EntityAnswers) => `Plural (empty: ${pluralOf(answers)}):`,
+      checked('plural'),
+    ),
     input(
       'table',
       (answers: EntityAnswers) => `Table name (empty: ${snakeCase(pluralOf(answers))}):`,
+      checked('table'),
     ),
     input(
       'resource',
       (answers: EntityAnswers) =>
         `URL segment, /v1/<resource> (empty: ${kebabCase(pluralOf(answers))}):`,
+      checked('resource'),
     ),
     {
       type: 'confirm',

@@ -1,7 +1,7 @@
 // The one-line forms the prompts and plop bypass arguments take, turned into a spec object that
 // then goes through the same checks as a spec file. docs/entity-spec.md shows each form.
-import { fieldKinds, isFieldKind } from '@slicekit/runtime/fields';
-import { EntitySpecError, type SpecProblem } from './errors.js';
+import { FIELD_KINDS, fieldKinds, isFieldKind } from '@slicekit/runtime/fields';
+import { didYouMean, EntitySpecError, type SpecProblem } from './errors.js';
 import type {
   ActionSpec,
   EffectSpec,
@@ -89,7 +89,7 @@ export function parseTyped(
       problems.push({
         path: at,
         message: `"${typeText}" is not a type`,
-        fix: 'write name:type, e.g. price:decimal or name:string(150)!',
+        fix: `${didYouMean(/^[\w-]*/.exec(typeText)?.[0] ?? '', FIELD_KINDS)}write name:type, e.g. price:decimal or name:string(150)!, with one of the types ${FIELD_KINDS.join(', ')}`,
       });
       return { name, spec };
     }
@@ -182,7 +182,8 @@ function actionOf(text: string, at: string, problems: SpecProblem[]): ActionSpec
   const parsed = method(text, at, problems);
   if (!parsed) return undefined;
   const { rest, ...action } = parsed;
-  const match = /^(?:@([a-z0-9-]+))?\s*(?::\s*(POST|PUT|PATCH))?\s*(?:\[(.*)\])?$/i.exec(rest);
+  // The verb is checked with the rest of the spec, so a misspelled one gets a "did you mean".
+  const match = /^(?:@([a-z0-9-]+))?\s*(?::\s*([A-Za-z]+))?\s*(?:\[(.*)\])?$/i.exec(rest);
   if (!match) {
     problems.push({
       path: at,
@@ -244,10 +245,11 @@ export function specFromAnswers(answers: CompactAnswers, source = 'the answers')
   const events: EventSpec[] = splitTop(answers.events ?? '').flatMap((item, i) => {
     const match = /^(Created|Updated)\s*\((.*)\)$/.exec(item);
     if (!match) {
+      const operation = /^\s*([A-Za-z]+)\s*\(/.exec(item)?.[1] ?? '';
       problems.push({
         path: `--events[${i}]`,
         message: `"${item}" is not an event`,
-        fix: 'write Created(id, name) or Updated(price)',
+        fix: `${didYouMean(operation, ['Created', 'Updated'])}write Created(id, name) or Updated(price)`,
       });
       return [];
     }

@@ -18,7 +18,11 @@ export class EntitySpecError extends SlicekitError {
   readonly source: string;
   readonly problems: readonly SpecProblem[];
 
-  constructor(source: string, problems: readonly SpecProblem[], options?: { cause?: unknown }) {
+  constructor(source: string, reported: readonly SpecProblem[], options?: { cause?: unknown }) {
+    // Each problem once, however many checks came upon it.
+    const problems = reported.filter(
+      (p, i) => reported.findIndex((q) => q.path === p.path && q.message === p.message) === i,
+    );
     const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
     const lines = problems.map(
       (p) => `  - ${p.path ? `${p.path}: ` : ''}${p.message}. Fix: ${p.fix}`,
@@ -41,6 +45,22 @@ export function nearest(word: string, candidates: readonly string[]): string | u
     }
   }
   return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+/**
+ * The fix for a name that is not one of `candidates`: the likely intended one first, if any.
+ *
+ * @example
+ * nameOneOf('prize', ['name', 'price']); // 'did you mean price? name one of name, price'
+ */
+export function nameOneOf(word: string, candidates: readonly string[]): string {
+  return `${didYouMean(word, candidates)}name one of ${candidates.join(', ')}`;
+}
+
+/** `did you mean price? ` when `word` is a likely typo of one of `candidates`, else ''. */
+export function didYouMean(word: string, candidates: readonly string[]): string {
+  const guess = nearest(word, candidates);
+  return guess && guess !== word ? `did you mean ${guess}? ` : '';
 }
 
 function distance(a: string, b: string): number {

@@ -1,7 +1,7 @@
 // Parameters: the constructor's and each method's, a field reference (taking the field's type and
 // constraints, narrowed by overrides) or a typed parameter of its own.
 import { nameForms } from '../names.js';
-import type { SpecProblem } from './errors.js';
+import { nameOneOf, type SpecProblem } from './errors.js';
 import { constraintProblems, DEFAULT_PRECISION, DEFAULT_SCALE } from './fields.js';
 import type { FieldModel, ParamModel, ParamSpec } from './types.js';
 
@@ -14,7 +14,7 @@ export interface Scope {
   problems: SpecProblem[];
 }
 
-const fieldList = (scope: Scope): string => [...scope.fields.keys()].join(', ');
+const fieldNames = (scope: Scope): string[] => [...scope.fields.keys()];
 
 /** One parameter: a field reference (string, or object without type) or a typed parameter. */
 export function resolveParam(
@@ -39,8 +39,8 @@ export function resolveParam(
         path,
         message: `"${name}" is not a field`,
         fix: standalone
-          ? `name one of ${fieldList(scope)}, or give { name: ${name}, type: ... }`
-          : `name one of ${fieldList(scope)}`,
+          ? `${nameOneOf(name, fieldNames(scope))}, or give { name: ${name}, type: ... }`
+          : nameOneOf(name, fieldNames(scope)),
       });
       return undefined;
     }
@@ -71,7 +71,7 @@ export function resolveParam(
     scope.problems.push({
       path,
       message: `"${name}" is not a field`,
-      fix: `the constructor sets fields; name one of ${fieldList(scope)}`,
+      fix: `the constructor sets fields; ${nameOneOf(name, fieldNames(scope))}`,
     });
     return undefined;
   }

@@ -2,7 +2,7 @@
 // resolves every default and name form once. Throws EntitySpecError listing every problem.
 import { fieldKinds } from '@slicekit/runtime/fields';
 import { kebabCase, nameForms, pluralize, snakeCase } from '../names.js';
-import { EntitySpecError, type SpecProblem } from './errors.js';
+import { didYouMean, EntitySpecError, nameOneOf, type SpecProblem } from './errors.js';
 import {
   auditFields,
   constraintProblems,
@@ -17,7 +17,7 @@ import { resolveParams, type Scope } from './params.js';
 import { referenceField, referenceProblems } from './references.js';
 import { resolveReferenceData } from './reference-data.js';
 import { resolveSequence } from './sequences.js';
-import { structuralProblems } from './structure.js';
+import { structuralProblems, withoutStructuralProblems } from './structure.js';
 import type { EntityModel, EntitySpec, EventModel, FieldModel } from './types.js';
 
 function resolveFields(
@@ -65,7 +65,10 @@ function resolveFields(
         problems.push({
           path: `${path}.default`,
           message: `${JSON.stringify(field.default)} is ${why}`,
-          fix: `give a default a ${field.type} field can hold`,
+          fix:
+            field.type === 'enum' && typeof field.default === 'string'
+              ? `${didYouMean(field.default, field.values ?? [])}give one of its values`
+              : `give a default a ${field.type} field can hold`,
         });
     }
     fields.push(model);
@@ -85,7 +88,7 @@ function resolveDto(spec: EntitySpec, stored: FieldModel[], problems: SpecProble
         message: computed
           ? `${name} is computed and never in the DTO`
           : `"${name}" is not a stored field`,
-        fix: computed ? 'remove it' : `name one of ${[...byName.keys()].join(', ')}`,
+        fix: computed ? 'remove it' : nameOneOf(name, [...byName.keys()]),
       });
     });
   if (include && exclude) {
@@ -132,7 +135,7 @@ function resolveEvents(
         problems.push({
           path: `events[${i}].fields[${j}]`,
           message: `"${field}" is not a field`,
-          fix: `name one of ${names.join(', ')}`,
+          fix: nameOneOf(field, names),
         });
       } else if (event.operation === 'Updated' && field === 'id') {
         problems.push({
@@ -151,6 +154,30 @@ function resolveEvents(
 }
 
 /**
+ * The problems of meaning of a spec with structural problems, found with those set aside
+ * (structure.ts), so that one round reports every mistake; none when they cannot be set aside.
+ */
+function echoFree(input: unknown): SpecProblem[] {
+  const repaired = withoutStructuralProblems(input);
+  if (!repaired) return [];
+  try {
+    resolveSpec(repaired.spec, '');
+    return [];
+  } catch (error) {
+    if (!(error instanceof EntitySpecError)) return [];
+    const echo = (path: string) =>
+      repaired.around.some((at) => {
+        // A problem at or under the place set aside, or under the field or method holding it.
+        const holder = at.replace(/(\.[^.[\]]+|\[\d+\])$/, '');
+        return [at, holder].some(
+          (p) => p && (path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`)),
+        );
+      });
+    return error.problems.filter((p) => !echo(p.path));
+  }
+}
+
+/**
  * Checks and resolves a spec. `source` names it in the error (a file path, or `the prompts`).
  *
  * @example
@@ -158,7 +185,7 @@ function resolveEvents(
  */
 export function resolveSpec(input: unknown, source: string): EntityModel {
   const structural = structuralProblems(input);
-  if (structural.length > 0) throw new EntitySpecError(source, structural);
+  if (structural.length > 0) throw new EntitySpecError(source, [...structural, ...echoFree(input)]);
   const spec = input as EntitySpec;
   const problems: SpecProblem[] = [];
   const entity = nameForms(spec.entity);

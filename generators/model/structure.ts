@@ -1,7 +1,7 @@
 // Structural check of a spec with ajv: types, allowed keys and values. Each ajv error becomes a
 // problem naming its path and the fix written beside that place in the schema.
 import { Ajv, type ErrorObject } from 'ajv';
-import { nearest, type SpecProblem } from './errors.js';
+import { didYouMean, nearest, type SpecProblem } from './errors.js';
 import { entitySpecSchema } from './schema.js';
 
 type Schema = { fix?: string; properties?: Record<string, Schema> } & Record<string, unknown>;
@@ -69,7 +69,14 @@ function problemOf(error: ErrorObject): SpecProblem {
       };
     }
     case 'enum':
-      return { path, message: `${shown(error.data)} is not allowed`, fix };
+    case 'const': {
+      const allowed = (params.allowedValues ?? [params.allowedValue]) as unknown[];
+      return {
+        path,
+        message: `${shown(error.data)} is not allowed`,
+        fix: `${didYouMean(String(error.data), allowed.map(String))}${fix}`,
+      };
+    }
     case 'type':
       return {
         path,
@@ -78,8 +85,31 @@ function problemOf(error: ErrorObject): SpecProblem {
       };
     case 'pattern':
       return { path, message: `${shown(error.data)} is not written as expected`, fix };
+    case 'minItems':
+    case 'minProperties':
+    case 'minLength':
+      return {
+        path,
+        message:
+          params.limit === 1
+            ? 'is empty'
+            : `holds fewer than ${String(params.limit)} ${error.keyword === 'minLength' ? 'characters' : 'entries'}`,
+        fix,
+      };
+    case 'uniqueItems': {
+      const list = error.data as unknown[];
+      return { path, message: `lists ${shown(list[Number(params.j)])} twice`, fix };
+    }
+    case 'minimum':
+      return { path, message: `${shown(error.data)} is below ${String(params.limit)}`, fix };
+    case 'maximum':
+      return { path, message: `${shown(error.data)} is above ${String(params.limit)}`, fix };
+    case 'oneOf':
+    case 'anyOf':
+      return { path, message: `${shown(error.data)} is none of the forms allowed here`, fix };
     default:
-      return { path, message: `${shown(error.data)} ${error.message ?? 'is invalid'}`, fix };
+      // Never ajv's own words: the value and the fix written beside this place in the schema.
+      return { path, message: `${shown(error.data)} is not accepted here`, fix };
   }
 }
 
@@ -107,6 +137,10 @@ export function structuralProblems(spec: unknown): SpecProblem[] {
     );
     if (branch >= 0) errors = errors.filter((e) => e !== oneOf);
   }
+  // An anyOf place (a precondition's value) is reported once, as itself, not once per form.
+  for (const anyOf of errors.filter((e) => e.keyword === 'anyOf')) {
+    errors = errors.filter((e) => e === anyOf || !e.schemaPath.startsWith(`${anyOf.schemaPath}/`));
+  }
   // propertyNames errors point at the mapping; the name itself is what is wrong.
   const problems = errors.map((e) => {
     const name = (e.params as { propertyName?: string }).propertyName;
@@ -128,4 +162,64 @@ export function structuralProblems(spec: unknown): SpecProblem[] {
     seen.add(key);
     return true;
   });
+}
+
+/** Keys a spec needs where they stand (a field's type, a method's name): never dropped. */
+const NEEDED = new Set(['entity', 'fields', 'type', 'name', 'operation', 'set', 'key', 'rows']);
+
+const unescape = (part: string) => part.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/**
+ * The spec with each structural mistake set aside, when that is safe: a key that is not one is
+ * dropped, a misspelled value takes the value it is likely meant as, an optional key that is
+ * wrong is dropped. Then the meaning of the rest can be checked in the same round, so a spec's
+ * mistakes are all reported at once. `around` holds the paths set aside: problems found under
+ * them would be echoes of the structural ones. Undefined when a mistake cannot be set aside (a
+ * missing key, a wrong list item).
+ */
+export function withoutStructuralProblems(
+  spec: unknown,
+): { spec: unknown; around: string[] } | undefined {
+  const check = validate();
+  const copy = structuredClone(spec) as Record<string, unknown>;
+  const around: string[] = [];
+  // A value set aside may show another mistake (a guess repeating a list's other item): again.
+  for (let pass = 0; pass < 3; pass++) {
+    if (check(copy)) return { spec: copy, around };
+    if (!setAside(copy, check.errors ?? [], around)) return undefined;
+  }
+  return undefined;
+}
+
+function setAside(
+  copy: Record<string, unknown>,
+  errors: readonly ErrorObject[],
+  around: string[],
+): boolean {
+  const at = (path: string[]) =>
+    path.reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], copy) as
+      Record<string, unknown> | undefined;
+  for (const error of errors) {
+    const parts = error.instancePath.split('/').slice(1).map(unescape);
+    const params = error.params as Record<string, unknown>;
+    if (error.keyword === 'additionalProperties') {
+      delete at(parts)?.[String(params.additionalProperty)];
+      continue;
+    }
+    const key = parts.at(-1);
+    const parent = at(parts.slice(0, -1));
+    if (key === undefined || typeof parent !== 'object' || parent === null) return false;
+    if (error.keyword === 'enum') {
+      const guess = nearest(String(error.data), (params.allowedValues as unknown[]).map(String));
+      if (guess !== undefined) {
+        parent[key] = guess;
+        around.push(pathOf(error.instancePath));
+        continue;
+      }
+    }
+    if (Array.isArray(parent) || NEEDED.has(key)) return false;
+    delete parent[key];
+    around.push(pathOf(error.instancePath));
+  }
+  return true;
 }
