@@ -1,5 +1,6 @@
 // JSON Schemas and TypeScript types of the generated DTO and requests, from the resolved model:
 // each field or parameter's type and constraints, written the way ajv evaluates them.
+import { NOT_BLANK } from '@slicekit/runtime/crud';
 import { fieldKinds } from '@slicekit/runtime/fields';
 import type { FieldModel, ParamModel } from '../model/types.js';
 
@@ -46,21 +47,31 @@ export function valueSchema(
   return schema;
 }
 
-/** The request body schema of a list of parameters. */
+/**
+ * The request body schema of a list of parameters. A property it does not list is refused
+ * (`additionalProperties: false`), so a misspelled optional property is a 400 naming it rather
+ * than a value silently dropped.
+ */
 export function requestSchema(params: readonly ParamModel[]): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const p of params) {
+    const text = p.required && fieldKinds[p.type].value === 'string' && !isMany(p);
     // Like DataAnnotations' [Required], a required string may not be empty.
-    const typed =
-      p.required && fieldKinds[p.type].value === 'string' && p.minLength === undefined
-        ? { ...p, minLength: 1 }
-        : p;
-    properties[p.name.camel] = valueSchema(typed, !p.required, true);
+    const typed = text && p.minLength === undefined ? { ...p, minLength: 1 } : p;
+    const schema = valueSchema(typed, !p.required, true);
+    // Nor blank ("   "), unless its format already refuses white space (email, url, uuid...).
+    if (text && schema.format === undefined) schema[NOT_BLANK] = true;
     // A required many-to-many names at least one row.
-    if (p.required && isMany(p)) (properties[p.name.camel] as Record<string, unknown>).minItems = 1;
+    if (p.required && isMany(p)) schema.minItems = 1;
+    properties[p.name.camel] = schema;
   }
   const required = params.filter((p) => p.required).map((p) => p.name.camel);
-  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+  return {
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+  };
 }
 
 /** The DTO schema: every DTO property, all present in every response. */

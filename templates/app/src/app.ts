@@ -7,7 +7,7 @@ import { prepareApp } from '@slicekit/runtime/idempotency';
 import { buildOpenApiDocument, openApiRouter } from '@slicekit/runtime/openapi';
 import { authentication } from './auth.js';
 import { appName, authSettings } from './config.js';
-import { notFound, problemHandler } from './http/problems.js';
+import { notFound, problemHandler, wrongMethod } from './http/problems.js';
 import { requestLog } from './http/request-log.js';
 import { useIdempotency } from './idempotency.js';
 import type { Logger } from './logger.js';
@@ -22,9 +22,10 @@ export interface AppDeps {
 
 /**
  * The app: JSON bodies, the caller from src/auth.ts, every slice found under `src/slices/` mounted
- * at `/v1`, `/openapi.json` and the `/docs` page, then 404 and problem+json errors. Adding a slice
- * needs no edit here: slices are discovered at start-up. The idempotency guard, when a slice needs
- * it, is validated and started before this resolves.
+ * at `/v1`, `/openapi.json` and the `/docs` page, then 405 (with `Allow`) for a known path asked
+ * with another method, 404 and problem+json errors. Adding a slice needs no edit here: slices are
+ * discovered at start-up. The idempotency guard, when a slice needs it, is validated and started
+ * before this resolves.
  */
 export async function createApp(deps: AppDeps): Promise<Express> {
   const app = express();
@@ -52,6 +53,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
     }),
   );
 
+  app.use(wrongMethod);
   app.use(notFound);
   app.use(problemHandler(deps.logger));
   await prepareApp(app);

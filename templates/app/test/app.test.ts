@@ -1,5 +1,6 @@
-// The app's own behaviour, whatever slices it has: unknown routes, malformed and oversized bodies
-// get problem+json answers; logs keep database values and secret query parameters out.
+// The app's own behaviour, whatever slices it has: unknown routes, wrong methods, malformed and
+// oversized bodies get problem+json answers; logs keep database values and secret query parameters
+// out.
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import request from 'supertest';
@@ -26,7 +27,21 @@ describe('app', () => {
     const res = await request(test.app).get('/v1/no-such-resource');
     expect(res.status).to.equal(404);
     expect(res.type).to.equal('application/problem+json');
-    expect(res.body).to.deep.include({ status: 404, title: 'Not Found' });
+    expect(res.body).to.deep.include({
+      type: 'urn:slicekit:problem:route-not-found',
+      title: 'Not Found',
+      status: 404,
+      instance: '/v1/no-such-resource',
+      code: 'http.not_found',
+    });
+  });
+
+  it('answers 405 problem+json with Allow to a known path asked with another method', async () => {
+    const res = await request(test.app).delete('/openapi.json');
+    expect(res.status).to.equal(405);
+    expect(res.headers.allow).to.equal('GET, HEAD');
+    expect(res.type).to.equal('application/problem+json');
+    expect(res.body).to.deep.include({ code: 'http.method_not_allowed', allowed: ['GET', 'HEAD'] });
   });
 
   it('answers 400 problem+json to a malformed JSON body', async () => {

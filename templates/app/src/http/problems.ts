@@ -1,19 +1,30 @@
-// The last two middlewares of the app: unknown routes are 404, and every error becomes an
-// RFC 9457 problem+json response that never leaks internals.
+// The last middlewares of the app: a known path asked with another method is 405, unknown routes
+// are 404, and every error becomes an RFC 9457 problem+json response that never leaks internals.
+// Every problem has the members and codes listed in the runtime's docs/problems.md.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { answerDatabaseUnavailable } from '@slicekit/runtime/database';
-import { clientProblemOf, ProblemError, sendProblem, statusTitle } from '@slicekit/runtime/http';
+import {
+  clientProblemOf,
+  methodNotAllowed,
+  ProblemError,
+  problemDetails,
+  sendProblem,
+} from '@slicekit/runtime/http';
 import { redactUrl } from '@slicekit/runtime/logging';
 import type { Logger } from '../logger.js';
 
+/** Answers 405 with `Allow` for a path some route takes with other methods. */
+export const wrongMethod: RequestHandler = methodNotAllowed();
+
 /** Answers 404 for a request no route took. */
 export const notFound: RequestHandler = function notFound(req, res) {
-  sendProblem(res, {
-    title: statusTitle(404),
-    status: 404,
-    detail: `no route for ${req.method} ${req.path}`,
-    instance: req.originalUrl,
-  });
+  sendProblem(
+    res,
+    problemDetails('http.not_found', {
+      detail: `no route for ${req.method} ${req.path}`,
+      instance: req.originalUrl,
+    }),
+  );
 };
 
 /** Turns whatever reached Express's error chain into a problem response. */
@@ -48,11 +59,12 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
       { err: error, method: req.method, url: redactUrl(req.originalUrl) },
       'request failed',
     );
-    sendProblem(res, {
-      title: statusTitle(500),
-      status: 500,
-      detail: 'an unexpected error occurred; the server log has the details',
-      instance: req.originalUrl,
-    });
+    sendProblem(
+      res,
+      problemDetails('http.internal_error', {
+        detail: 'an unexpected error occurred; the server log has the details',
+        instance: req.originalUrl,
+      }),
+    );
   };
 }
