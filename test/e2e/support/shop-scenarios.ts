@@ -103,10 +103,17 @@ export function describeShopScenarios(baseUrl: () => string): void {
       expect((lines.body.items as Json[]).map((l) => l.id)).to.deep.equal([ids.line]);
     });
 
-    it('places an order, and deletes it with its lines', async () => {
+    it('places a draft order once: placing it again is 409 crud.rule_violation; then deletes it with its lines', async () => {
       const placed = await call('POST', `/v1/orders/${ids.order}/place`);
       expect(placed.status).to.equal(200);
       expect(placed.body.status).to.equal('placed');
+      const again = await call('POST', `/v1/orders/${ids.order}/place`);
+      expect(again.status).to.equal(409);
+      expect(again.body).to.include({
+        code: 'crud.rule_violation',
+        rule: 'order.place.status',
+        detail: 'Place needs status draft; it is placed',
+      });
       expect((await call('DELETE', `/v1/orders/${ids.order}`)).status).to.equal(204);
       expect((await call('GET', `/v1/order-lines/${ids.line}`)).status).to.equal(404);
       expect((await call('DELETE', `/v1/customers/${ids.customer}`)).status).to.equal(204);
