@@ -89,7 +89,7 @@ function problemOf(error: unknown): ProblemError | undefined {
     sequence?: unknown;
   };
   if (code !== 'sequence_exhausted') return undefined;
-  return new ProblemError(409, String(message), { code: 'sequence_exhausted', sequence });
+  return ProblemError.of('sequence_exhausted', String(message), { sequence });
 }
 
 const operationKinds: Record<CrudOp, string> = {

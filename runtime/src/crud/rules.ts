@@ -2,8 +2,9 @@
 // free of HTTP) becomes a 409 or 422 problem+json with the stable code `crud.rule_violation`.
 import type { RuleViolation } from '../domain/errors.js';
 import { ProblemError } from '../http/problem.js';
+import { problemKinds } from '../http/problem-kinds.js';
 
-export const RULE_VIOLATION_TYPE = 'urn:slicekit:problem:rule-violation';
+export const RULE_VIOLATION_TYPE = problemKinds['crud.rule_violation'].type;
 
 /**
  * The problem of a change a business rule refused: its status (409 unless the rule said 422), its
@@ -14,9 +15,10 @@ export const RULE_VIOLATION_TYPE = 'urn:slicekit:problem:rule-violation';
  */
 export function ruleViolated(violation: RuleViolation): ProblemError {
   const status = violation.status === 422 ? 422 : 409;
-  return new ProblemError(status, violation.message, {
-    type: RULE_VIOLATION_TYPE,
-    code: 'crud.rule_violation',
-    rule: violation.rule,
-  });
+  return ProblemError.of(
+    'crud.rule_violation',
+    violation.message,
+    { rule: violation.rule },
+    { status },
+  );
 }

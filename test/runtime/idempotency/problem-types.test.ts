@@ -1,5 +1,6 @@
 // Every problem the guard answers names its kind with a `type` in the runtime's URN form (as the
-// CRUD, list-query and database problems do) and a `code`, and docs/idempotency.md documents each.
+// CRUD, list-query and database problems do) and a `code`, has the members of every runtime
+// problem (`instance` included), and docs/idempotency.md documents each.
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Express } from 'express';
@@ -20,12 +21,25 @@ function routes(app: Express, runs: Runs): void {
 describe('idempotency guard: problem types', () => {
   it('answers each problem with its type and code', async () => {
     const { app } = await guardedApp(routes);
-    const missing = await request(app).post('/orders').send({});
+    const missing = await request(app).post('/orders?x=1').send({});
     expect(missing.body).to.include({
       type: 'urn:slicekit:problem:idempotency-key-invalid',
+      title: 'Bad Request',
+      instance: '/orders?x=1',
       code: 'idempotency.key_invalid',
       rule: 'required',
     });
+    // The members of every runtime problem, in their order, then the guard's own.
+    expect(Object.keys(missing.body)).to.deep.equal([
+      'type',
+      'title',
+      'status',
+      'detail',
+      'instance',
+      'code',
+      'header',
+      'rule',
+    ]);
     await request(app).post('/orders').set(KEY, 'k').send({ a: 1 }).expect(201);
     expect((await request(app).post('/orders').set(KEY, 'k').send({ a: 1 })).body).to.include({
       type: 'urn:slicekit:problem:idempotency-key-completed',
@@ -34,6 +48,8 @@ describe('idempotency guard: problem types', () => {
     });
     expect((await request(app).post('/orders').set(KEY, 'k').send({ a: 2 })).body).to.include({
       type: 'urn:slicekit:problem:idempotency-key-reused',
+      title: 'Unprocessable Content',
+      instance: '/orders',
       code: 'idempotency.key_reused',
       status: 422,
     });
