@@ -1,7 +1,7 @@
 // The view of seeds/<folder>.ts: five sample rows, each cell a value as data
 // (templates/entity/partials/row.hbs writes them).
 import type { EntityModel, FieldModel } from '../../model/types.js';
-import { sampleValue, stableUuid } from '../samples.js';
+import { referenceValues, sampleValue, stableUuid } from '../samples.js';
 import type { SliceBase } from './base.js';
 import { columnValue, distinctFields, type Cell, type ColumnValue } from './values.js';
 
@@ -11,7 +11,7 @@ function seedValue(
   f: FieldModel,
   i: number,
   seed: string,
-  unique: boolean,
+  sampled: ReadonlyMap<FieldModel, unknown>,
   base: SliceBase & { parentSeeds: ReturnType<typeof parentSeeds> },
 ): ColumnValue {
   const numbered = base.numbered.find((n) => n.property === f.name.camel);
@@ -24,7 +24,48 @@ function seedValue(
     const parent = base.parentSeeds.find((p) => p.entity === f.reference!.entity);
     return parent ? { pick: parent.ids, index: i } : { value: null };
   }
-  return columnValue(f, sampleValue(f, i, seed, unique));
+  return columnValue(f, sampled.get(f));
+}
+
+/**
+ * The sample values of row `i`'s plain fields, their dates consistent with the row's status: a
+ * date named after a status the row has not reached (`shippedOn` of a `placed` order) stays
+ * empty when it may, and the dates of the statuses it has passed come in their order.
+ */
+function sampleRow(model: EntityModel, i: number, unique: ReadonlySet<FieldModel>) {
+  const seed = model.name.pascal;
+  const plain = model.fields.filter((f) => f.role === 'field' && !f.reference);
+  const values = new Map(
+    plain.map((f) => [f, sampleValue(f, i, seed, unique.has(f), referenceValues(model, f))]),
+  );
+  const status =
+    plain.find((f) => f.type === 'enum' && /status|state|stage|phase/i.test(f.name.camel)) ??
+    plain.find((f) => f.type === 'enum');
+  const reached = status ? (status.values ?? []).indexOf(String(values.get(status))) : -1;
+  if (!status || reached < 0) return values;
+  const stem = (value: string) =>
+    value
+      .toLowerCase()
+      .replace(/e?d?$/, '')
+      .replace(/(.)\1$/, '$1');
+  const dated = plain
+    .filter((f) => (f.type === 'date' || f.type === 'date-time') && !unique.has(f))
+    .map((f) => ({
+      f,
+      step: (status.values ?? []).findIndex((v) => f.name.camel.toLowerCase().includes(stem(v))),
+    }))
+    .filter((d) => d.step >= 0)
+    .sort((a, b) => a.step - b.step);
+  const passed = dated.filter((d) => d.step <= reached || d.f.notNull);
+  // Instants sorted, each written as its field keeps it: a day, or a time in UTC.
+  const times = passed.map((d) => String(values.get(d.f))).sort();
+  passed.forEach((d, n) => {
+    const time = times[n]!;
+    if (d.f.type === 'date') values.set(d.f, time.slice(0, 10));
+    else values.set(d.f, time.length === 10 ? `${time}T09:30:00.000Z` : time);
+  });
+  for (const d of dated) if (!passed.includes(d)) values.set(d.f, null);
+  return values;
 }
 
 /** The seeds of the entities `model` references, run first: their function and id list. */
@@ -67,12 +108,13 @@ export function seedView(model: EntityModel, base: SliceBase) {
         },
       ];
     }),
-    seedRows: Array.from({ length: SEED_ROWS }, (_, i) =>
-      model.fields.map((f): Cell => ({
+    seedRows: Array.from({ length: SEED_ROWS }, (_, i) => {
+      const sampled = sampleRow(model, i, unique);
+      return model.fields.map((f): Cell => ({
         column: f.column,
-        value: seedValue(f, i, seed, unique.has(f), withParents),
-      })),
-    ),
+        value: seedValue(f, i, seed, sampled, withParents),
+      }));
+    }),
     // The audit time stamps are the only seed values that read `now`.
     seedUsesNow: model.fields.some((f) => f.role === 'audit' && f.type === 'date-time'),
   };

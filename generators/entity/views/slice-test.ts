@@ -1,7 +1,7 @@
 // The view of test/<folder>.test.ts: the request bodies the generated test sends and the DTO
 // values it expects back, as data the template prints as literals.
 import type { EntityModel, FieldModel, MethodModel, ParamModel } from '../../model/types.js';
-import { sampleValue, wrongValue } from '../samples.js';
+import { referenceValues, sampleValue, wrongValue } from '../samples.js';
 import { eachMethod, type SliceBase } from './base.js';
 import { eventNameOf } from './events.js';
 import { referenceSample, relationTestsView } from './relation-tests.js';
@@ -19,7 +19,13 @@ function validBody(
       p.name.camel,
       p.field?.reference
         ? referenceSample(model, p.field, row)
-        : sampleValue(p, row, model.name.pascal, p.field !== undefined && unique.has(p.field)),
+        : sampleValue(
+            p,
+            row,
+            model.name.pascal,
+            p.field !== undefined && unique.has(p.field),
+            p.field ? referenceValues(model, p.field) : [],
+          ),
     ]),
   );
 }
@@ -93,6 +99,8 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     ...base,
     ...relationTestsView(model, base, (row) => validBody(model, model.create, row, unique)),
     methods,
+    /** `a product`, `an order`. */
+    anEntity: `${/^[aeiou]/.test(model.name.words) ? 'an' : 'a'} ${model.name.words}`,
     firstMethod: methods[0],
     concurrentChanges: concurrentChanges(model, methods),
     idempotentList: model.idempotent.join(', '),
@@ -107,9 +115,8 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
             : createBody[p.name.camel],
         ]),
     ),
-    secondBody: validBody(model, model.create, 1, unique),
-    // The ownership test's own row: unique values of its own, apart from the first create's.
-    ownerBody: validBody(model, model.create, 3, unique),
+    // The bodies create<Entity>() takes: each test's rows are deleted after it, so two suffice.
+    samples: [createBody, validBody(model, model.create, 1, unique)],
     duplicateFields: duplicateGroup?.map((f) => f.name.camel),
     testInvalid: model.validate && model.create.length > 0,
     invalidBody: Object.fromEntries(model.create.map((p) => [p.name.camel, wrongValue(p)])),

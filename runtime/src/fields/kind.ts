@@ -44,6 +44,12 @@ export interface SampleContext {
    * sample then differs on every row, even where the constraints would cut realistic ones short.
    */
   readonly distinct?: boolean;
+  /**
+   * A realistic value proposed for the field (the generator draws one from the field's name and
+   * entity): the kind keeps it, fitted to the constraints, and answers its own plain value
+   * without one. The caller checks the result against `problem` and the row's other values.
+   */
+  readonly proposal?: unknown;
 }
 
 /** One kind of field. */

@@ -2,7 +2,7 @@
 // Schema, TypeScript type, value checks and sample values. The generator and the runtime read
 // the same entries; adding a kind is one entry here (plus its docs row and tests).
 import type { JsonSchema } from '../sql/json-schema.js';
-import type { FieldConstraints, FieldKindDefinition } from './kind.js';
+import type { FieldConstraints, FieldKindDefinition, SampleContext } from './kind.js';
 import {
   clamp,
   decimals,
@@ -11,7 +11,6 @@ import {
   sampleEmail,
   sampleText,
   sampleUrl,
-  sentences,
   stableUuid,
 } from './samples.js';
 
@@ -63,6 +62,14 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const matches = (pattern: RegExp, message: string) => (value: unknown) =>
   typeof value === 'string' && pattern.test(value) ? undefined : message;
 
+/** The proposed value when it is text, else undefined. */
+const proposedText = (at: SampleContext): string | undefined =>
+  typeof at.proposal === 'string' ? at.proposal : undefined;
+
+/** The proposed value when it is a finite number, else undefined. */
+const proposedNumber = (at: SampleContext): number | undefined =>
+  typeof at.proposal === 'number' && Number.isFinite(at.proposal) ? at.proposal : undefined;
+
 /**
  * A text value of row `index` no other row shares and no everyday code looks like (`X01`, `X02`...),
  * within the length constraints.
@@ -81,8 +88,11 @@ const string = {
   schema: (c) => ({ type: 'string', ...textLimits(c) }),
   jsonType: () => 'string',
   problem: textProblem,
-  sample: (c, at) =>
-    at.distinct ? distinctText(c, at.index) : fitLength(sampleText(at.name, at.index, false), c),
+  sample: (c, at) => {
+    const proposal = proposedText(at);
+    if (proposal !== undefined) return fitLength(proposal, c);
+    return at.distinct ? distinctText(c, at.index) : fitLength(sampleText(at.name, at.index), c);
+  },
   wrong: 12345,
 } as const satisfies FieldKindDefinition;
 
@@ -93,8 +103,6 @@ const definitions = {
     defaults: {},
     column: () => ({ method: 'text', args: [], literalDefault: false }),
     indexable: false,
-    sample: (c, at) =>
-      at.distinct ? distinctText(c, at.index) : fitLength(sampleText(at.name, at.index, true), c),
   },
   email: {
     ...string,
@@ -104,7 +112,7 @@ const definitions = {
     schema: (c) => ({ type: 'string', format: 'email', ...textLimits(c) }),
     problem: (value, c) =>
       textProblem(value, c) ?? (EMAIL.test(value as string) ? undefined : 'not an email address'),
-    sample: (c, at) => fitLength(sampleEmail(at.index), c),
+    sample: (c, at) => fitLength(proposedText(at) ?? sampleEmail(at.index), c),
     wrong: 'not-an-email',
   },
   url: {
@@ -118,7 +126,7 @@ const definitions = {
       if (text) return text;
       return URL.canParse(value as string) ? undefined : 'not an absolute URL';
     },
-    sample: (c, at) => fitLength(sampleUrl(at.index), c),
+    sample: (c, at) => fitLength(proposedText(at) ?? sampleUrl(at.index), c),
     wrong: 'not a url',
   },
   integer: {
@@ -134,8 +142,10 @@ const definitions = {
     jsonType: () => 'number',
     problem: (value, c) =>
       numberProblem(value, c) ?? (Number.isInteger(value) ? undefined : 'not a whole number'),
-    sample: (c, at) =>
-      clamp(at.distinct ? 9001 + at.index : integers[at.index % integers.length]!, c, 0),
+    sample: (c, at) => {
+      const own = at.distinct ? 9001 + at.index : integers[at.index % integers.length]!;
+      return clamp(proposedNumber(at) ?? own, c, 0);
+    },
     wrong: 'not-a-value',
   },
   decimal: {
@@ -161,8 +171,10 @@ const definitions = {
       const places = (String(value).split('.')[1] ?? '').length;
       return places > (c.scale ?? 2) ? 'more decimals than the scale keeps' : undefined;
     },
-    sample: (c, at) =>
-      clamp(at.distinct ? 9001 + at.index : decimals[at.index % decimals.length]!, c, c.scale ?? 2),
+    sample: (c, at) => {
+      const own = at.distinct ? 9001 + at.index : decimals[at.index % decimals.length]!;
+      return clamp(proposedNumber(at) ?? own, c, c.scale ?? 2);
+    },
     wrong: 'not-a-value',
   },
   boolean: {
@@ -172,8 +184,10 @@ const definitions = {
     schema: () => ({ type: 'boolean' }),
     jsonType: () => 'boolean',
     problem: (value) => (typeof value === 'boolean' ? undefined : 'not true or false'),
-    sample: (_c, at) =>
-      at.index === 0 && at.default !== undefined ? at.default : at.index % 3 === 2,
+    sample: (_c, at) => {
+      if (at.index === 0 && at.default !== undefined) return at.default;
+      return typeof at.proposal === 'boolean' ? at.proposal : at.index % 3 === 2;
+    },
     wrong: 'not-a-value',
   },
   uuid: {
@@ -207,7 +221,7 @@ const definitions = {
     schema: () => ({ type: 'string', format: 'date' }),
     jsonType: () => 'string',
     problem: matches(DAY, 'not a date such as 2024-05-01'),
-    sample: (_c, at) => `2024-0${(at.index % 9) + 1}-1${at.index % 10}`,
+    sample: (_c, at) => proposedText(at) ?? `2024-0${(at.index % 9) + 1}-1${at.index % 10}`,
     wrong: 12345,
   },
   'date-time': {
@@ -221,7 +235,8 @@ const definitions = {
       typeof value === 'string' && INSTANT.test(value) && !Number.isNaN(Date.parse(value))
         ? undefined
         : 'not an ISO 8601 date-time such as 2024-05-01T10:00:00Z',
-    sample: (_c, at) => `2024-0${(at.index % 9) + 1}-1${at.index % 10}T09:30:00.000Z`,
+    sample: (_c, at) =>
+      proposedText(at) ?? `2024-0${(at.index % 9) + 1}-1${at.index % 10}T09:30:00.000Z`,
     wrong: 12345,
   },
   enum: {
@@ -235,7 +250,12 @@ const definitions = {
       typeof value === 'string' && c.values?.includes(value)
         ? undefined
         : `not one of ${c.values?.join(', ')}`,
-    sample: (c, at) => c.values?.[at.index % c.values.length] ?? '',
+    sample: (c, at) => {
+      const proposal = proposedText(at);
+      if (at.index === 0 && typeof at.default === 'string') return at.default;
+      if (proposal !== undefined && c.values?.includes(proposal)) return proposal;
+      return c.values?.[at.index % c.values.length] ?? '';
+    },
     wrong: 12345,
   },
   json: {
@@ -247,7 +267,10 @@ const definitions = {
     jsonType: () => 'Record<string, unknown>',
     problem: (value) =>
       typeof value === 'object' && !Array.isArray(value) ? undefined : 'not a mapping',
-    sample: (_c, at) => ({ note: sentences[at.index % sentences.length] }),
+    sample: (_c, at) =>
+      typeof at.proposal === 'object' && at.proposal !== null && !Array.isArray(at.proposal)
+        ? at.proposal
+        : { note: sampleText('note', at.index) },
     wrong: 12345,
   },
 } as const satisfies Record<string, FieldKindDefinition>;
