@@ -82,13 +82,10 @@ function resolveDto(spec: EntitySpec, stored: FieldModel[], problems: SpecProble
   const check = (list: string[] | undefined, key: string) =>
     (list ?? []).forEach((name, i) => {
       if (byName.has(name)) return;
-      const computed = name === 'lastModifiedBy' || name === 'lastModifiedOn';
       problems.push({
         path: `dto.${key}[${i}]`,
-        message: computed
-          ? `${name} is computed and never in the DTO`
-          : `"${name}" is not a stored field`,
-        fix: computed ? 'remove it' : nameOneOf(name, [...byName.keys()]),
+        message: `"${name}" is not a stored field`,
+        fix: nameOneOf(name, [...byName.keys()]),
       });
     });
   if (include && exclude) {

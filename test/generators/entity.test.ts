@@ -370,7 +370,7 @@ describe('entity generator', () => {
           { name: 'Approve', parameters: [{ name: 'byUser', type: 'string' }] },
           { name: 'Close', segment: 'approve' },
         ],
-        dto: { exclude: ['lastModifiedOn'] },
+        dto: { exclude: ['lastModified'] },
       }),
     );
     const error = await failure(generate(join(dir, 'app'), { specFile: spec }));
@@ -380,7 +380,7 @@ describe('entity generator', () => {
       'create: name is required and has no default, so the constructor must set it',
       'actions[0].parameters: byUser is not a field, so it sets nothing',
       "actions[1].segment: POST /{id}/approve is also actions[0]'s route",
-      'dto.exclude[0]: lastModifiedOn is computed and never in the DTO',
+      'dto.exclude[0]: "lastModified" is not a stored field',
     ]);
     expect(filesUnder(join(dir, 'app'))).to.deep.equal([]);
   });
