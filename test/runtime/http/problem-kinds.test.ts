@@ -1,6 +1,7 @@
 // The problem kinds are declared once (problemKinds) and documented in docs/problems.md; each kind
 // the runtime builds carries every member of the one problem shape, in order.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import {
   HttpProblemCode,
@@ -15,7 +16,15 @@ import {
 import { DatabaseProblemCode } from '@slicekit/runtime/database';
 import { IdempotencyProblemType } from '@slicekit/runtime/idempotency';
 
-const docs = readFileSync(new URL('../../../docs/problems.md', import.meta.url), 'utf8');
+const root = join(import.meta.dirname, '..', '..', '..');
+const docs = readFileSync(join(root, 'docs/problems.md'), 'utf8');
+
+/** The TypeScript sources under `dir`, at any depth, with their text. */
+function sources(dir: string): { file: string; text: string }[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => ({ file: join(dir, file), text: readFileSync(join(root, dir, file), 'utf8') }));
+}
 const codes = Object.keys(problemKinds) as ProblemCode[];
 const kind = (code: ProblemCode) => problemKinds[code] as ProblemKind;
 const statusText = (code: ProblemCode) => {
@@ -38,6 +47,21 @@ describe('problem kinds', () => {
       return cells?.[2] !== statusText(code) || cells[3] !== `\`${kind(code).type}\``;
     });
     expect(undocumented).to.deep.equal([]);
+  });
+
+  it('declares every code a source of the runtime or the app writes into a problem', () => {
+    const written = new Map<string, string>();
+    for (const { file, text } of [...sources('runtime/src'), ...sources('templates/app/src')]) {
+      // Problems are built by kind (type-checked against ProblemCode), or by hand as JSON.
+      const byKind = text.matchAll(/(?:problemDetails|ProblemError\.of)\(\s*'([^']+)'/g);
+      const byHand = /problem\+json|PROBLEM_CONTENT_TYPE|sendProblem/.test(text)
+        ? text.matchAll(/\bcode: '([^']+)'/g)
+        : [];
+      for (const [, code] of [...byKind, ...byHand]) written.set(code!, file);
+    }
+    expect(written.size).to.be.greaterThan(10);
+    const undeclared = [...written].filter(([code]) => !codes.includes(code as ProblemCode));
+    expect(undeclared).to.deep.equal([]);
   });
 
   it('gives each kind its own type under the runtime prefix', () => {
