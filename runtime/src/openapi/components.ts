@@ -5,18 +5,24 @@ export const PROBLEM_SCHEMA = 'ProblemDetails';
 export const IDEMPOTENCY_PARAMETER = 'IdempotencyKey';
 export const BEARER_SCHEME = 'bearerAuth';
 
-/** RFC 9457 problem details; extension members (field errors, list-query context) are allowed. */
+/**
+ * RFC 9457 problem details in the one shape of every runtime problem (docs/problems.md); the
+ * kind's own extension members (field errors, list-query context) may follow.
+ */
 export const problemDetailsSchema: JsonSchemaObject = {
   type: 'object',
-  description: 'RFC 9457 problem details; extension members may follow the standard ones.',
+  description:
+    'RFC 9457 problem details: the standard members and a stable code, then the members of ' +
+    'the kind of problem (such as errors for crud.invalid_request).',
   properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
+    type: { type: 'string', format: 'uri', description: 'the kind, urn:slicekit:problem:<name>' },
+    title: { type: 'string', description: "the status's reason phrase" },
     status: { type: 'integer' },
     detail: { type: 'string' },
-    instance: { type: 'string' },
+    instance: { type: 'string', description: "the request's path and query" },
+    code: { type: 'string', description: 'the stable code of the kind (crud.not_found)' },
   },
-  required: ['title', 'status'],
+  required: ['type', 'title', 'status', 'detail', 'code'],
   additionalProperties: true,
 };
 
