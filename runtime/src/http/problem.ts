@@ -114,9 +114,9 @@ export function shapeProblem(problem: ProblemDetails, instance?: string): Proble
 }
 
 /**
- * An error that becomes a problem response when it reaches `problemErrorHandler` (a generated
- * app's problem handler, `crudRoute`, the list handler). Its `code` is the problem's: a declared
- * kind's (`ProblemError.of`) or the generic one of its status.
+ * An error that becomes a problem response when it reaches a generated app's problem handler,
+ * `crudRoute` or the list handler. Its `code` is the problem's: a declared kind's
+ * (`ProblemError.of`), one of the caller's own, or the generic one of its status.
  *
  * @example
  * throw ProblemError.of('crud.not_found', 'product 42 does not exist', { id: '42' });
