@@ -3,7 +3,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ActionType } from 'plop';
+import { SlicekitError } from '@slicekit/runtime';
+import type { ActionType, NodePlopAPI } from 'plop';
 import { eventsIndex, type AppModel } from '../model/app.js';
 import type { EntityModel } from '../model/types.js';
 import { formatFile } from './format.js';
@@ -89,6 +90,8 @@ export interface EntityActionOptions {
   force: boolean;
   /** Time stamp of a new migration. @default now */
   now?: Date;
+  /** Renders the files an existing slice keeps, to tell a file that differs from one that does not. */
+  plop?: NodePlopAPI;
   /** Actions run after the slice's files (an ALTER migration of a forced upgrade). */
   extraActions?: ActionType[];
 }
@@ -153,8 +156,17 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
     : undefined;
   // What each file was rendered to, for the base copy.
   const written = new Map<string, string>();
+  const kept: KeptFiles = { changed: [], differing: [] };
   const files = sliceFiles(model, { migrationName, specText: options.specText });
-  return files
+  // A file of the slice may exist while the slice has no saved spec or base copy to upgrade from
+  // (../upgrade/actions.ts sliceExists): it is kept unless forced, and the run says why.
+  const filesExist = !force && files.some(({ path, data }) => existsSync(destination(path, data)));
+  function destination(path: string, data: object): string {
+    return resolve(appDir, renderPath(path, data));
+  }
+  // The saved spec goes last: it is saved only when it describes the files (none was kept).
+  const saved = (path: string) => path.endsWith('.entity.yaml');
+  return [...files.filter((f) => !saved(f.path)), ...files.filter((f) => saved(f.path))]
     .map(({ template, path, data }): ActionType => ({
       type: 'add',
       path,
@@ -162,17 +174,81 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
       data,
       force,
       skipIfExists: !force,
-      ...(keptMigration && path.startsWith('migrations/') ? { skip: () => keptMigration } : {}),
+      skip: async () => {
+        if (keptMigration && path.startsWith('migrations/')) return keptMigration;
+        const file = destination(path, data);
+        const rendered = renderPath(path, data);
+        if (!force && saved(path) && kept.differing.length > 0) {
+          // Saved, it would say the slice is the new spec's, and an upgrade would start from it.
+          return `[SKIPPED] ${rendered} (not saved: it would not describe the files kept)`;
+        }
+        if (force || !options.plop || !existsSync(file)) return undefined;
+        const text = await formatFile(
+          options.plop.renderString(readFileSync(template, 'utf8'), data),
+          file,
+        );
+        if (readFileSync(file, 'utf8') === text) {
+          written.set(rendered, text);
+          return `[SKIPPED] ${rendered} (unchanged)`;
+        }
+        kept.differing.push(rendered);
+        return `[SKIPPED] ${rendered} (exists and differs from what the spec generates; kept)`;
+      },
       transform: async (text: string, answers: Record<string, unknown>) => {
         const rendered = renderPath(path, data, answers);
         const formatted = await formatFile(text, resolve(appDir, rendered));
         written.set(rendered, formatted);
+        kept.changed.push(rendered);
         return formatted;
       },
     }))
+    .concat(filesExist && options.plop ? [reportKeptFiles(model, kept)] : [])
     .concat(options.extraActions ?? [])
     .concat(sliceBase(model).hasEvents ? [writeAppEvents(options.app)] : [])
     .concat([saveBaseCopy(model, appDir, written, files.length)]);
+}
+
+const count = (n: number) => (n === 1 ? '1 file' : `${n} files`);
+
+/** What the run of one slice wrote, and the files it kept although they differ. */
+interface KeptFiles {
+  changed: string[];
+  differing: string[];
+}
+
+/** Raised when a run wrote none of a slice's files: each exists and differs from the spec's. */
+export class SliceFilesKeptError extends SlicekitError {
+  override name = 'SliceFilesKeptError';
+  readonly files: readonly string[];
+
+  constructor(model: EntityModel, files: readonly string[]) {
+    const saved = `src/slices/${model.folder}/${model.name.kebab}.entity.yaml`;
+    super(
+      'entity_spec.files_kept',
+      `nothing was written: ${count(files.length)} of the ${model.folder} slice ` +
+        `${files.length === 1 ? 'exists and differs' : 'exist and differ'} ` +
+        `from what the spec generates, and the slice has neither its saved spec (${saved}) nor a ` +
+        `base copy (${BASE_ROOT}/${model.folder}) to upgrade from. Run again with --force to ` +
+        `overwrite them (edits in them are lost), or restore ${saved} as it was and run on the ` +
+        `changed spec to upgrade the slice, merging your edits (docs/evolving-entities.md)`,
+    );
+    this.files = files;
+  }
+}
+
+/**
+ * The action saying what the run kept of a slice whose files existed: it fails, so plop exits
+ * non-zero, when nothing was written and some file differs.
+ */
+function reportKeptFiles(model: EntityModel, kept: KeptFiles): ActionType {
+  return async function reportKeptFiles() {
+    if (kept.differing.length === 0) return `[SKIPPED] nothing of ${model.folder} differs`;
+    if (kept.changed.length === 0) throw new SliceFilesKeptError(model, kept.differing);
+    return (
+      `[SKIPPED] ${count(kept.differing.length)} of ${model.folder} kept, differing from what ` +
+      `the spec generates: --force overwrites them (docs/evolving-entities.md)`
+    );
+  };
 }
 
 /**

@@ -271,7 +271,15 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
                   : {}),
                 ...(at ? { now } : {}),
               })
-            : entityActions({ model, app, specText, appDir, force: truthy(answers.force), now }),
+            : entityActions({
+                model,
+                app,
+                specText,
+                appDir,
+                force: truthy(answers.force),
+                now,
+                plop,
+              }),
         )
         .concat(
           // Each slice's relations follow the whole app: written from it after every run.

@@ -1,0 +1,206 @@
+// The entity generator's prompts and its mistakes: each answer is checked as it is typed (a wrong
+// type refused at the fields prompt with the list of types, misspelled values with a "did you
+// mean"), a broken spec is reported in one round in the project's words, and a run that has to
+// keep every file of a slice says so and exits non-zero, through node-plop and through plop's CLI.
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIELD_KINDS } from '@slicekit/runtime/fields';
+import nodePlop from 'node-plop';
+import { registerEntityGenerator } from '../../generators/entity/index.js';
+import { EntitySpecError } from '../../generators/model/errors.js';
+import { productSpec } from '../../scripts/generate.js';
+import { appEnv, repoRoot, scratchFolder } from '../e2e/support/workspace.js';
+
+type Validate = (value: unknown, answers?: Record<string, unknown>) => true | string;
+
+async function entityGenerator(dir: string) {
+  const plop = await nodePlop(undefined, { destBasePath: dir, force: false });
+  registerEntityGenerator(plop);
+  return plop.getGenerator('entity');
+}
+
+/** The `validate` of prompt `name`, as inquirer calls it. */
+async function validator(name: string): Promise<Validate> {
+  const generator = await entityGenerator(repoRoot);
+  const prompt = (generator.prompts as { name: string; validate?: Validate }[]).find(
+    (p) => p.name === name,
+  );
+  expect(prompt?.validate, `the ${name} prompt has a validate`).to.be.a('function');
+  return prompt!.validate!;
+}
+
+/** `npx plop entity -- <args>` in `app`, from this checkout's sources. */
+function plopEntity(app: string, ...args: string[]) {
+  const result = spawnSync(
+    process.execPath,
+    [join(repoRoot, 'node_modules/plop/bin/plop.js'), 'entity', '--', ...args],
+    {
+      cwd: app,
+      env: appEnv({ NODE_OPTIONS: '--conditions=slicekit-source --import tsx' }),
+      encoding: 'utf8',
+    },
+  );
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+// A spec with three mistakes of three kinds: a misspelled key, a value not allowed, and a name
+// that is not a field (found by the checks of meaning, reported in the same round).
+const threeMistakes = [
+  'entity: Product',
+  'fields:',
+  '  name: { type: string, required: true, maxlenght: 150 }',
+  '  price: { type: decimal }',
+  'create: [name, prize]',
+  'actions:',
+  '  - { name: Approve, verb: GET }',
+].join('\n');
+
+describe('entity prompts', () => {
+  const customer = { name: 'Customer', fields: 'email:string!, price:decimal' };
+
+  it('refuses a wrong type at the fields prompt, listing the types', async () => {
+    const fields = await validator('fields');
+    const refused = fields('email:strng!, age:integer', { name: 'Customer' });
+    expect(refused).to.be.a('string');
+    expect(refused).to.contain('fields.email.type: "strng" is not allowed');
+    for (const kind of FIELD_KINDS) expect(refused).to.contain(kind);
+    const unknown = fields('email:colour', { name: 'Customer' });
+    expect(unknown).to.contain(`use one of ${FIELD_KINDS.join(', ')}`);
+    expect(fields('email:string!, age:integer', { name: 'Customer' })).to.equal(true);
+  });
+
+  it('answers a misspelled type, enum value, name or operation with "did you mean"', async () => {
+    expect((await validator('fields'))('email:strng!', { name: 'Customer' })).to.contain(
+      'did you mean string?',
+    );
+    expect(
+      (await validator('fields'))('status:enum(draft|live):default=drafft', { name: 'Order' }),
+    ).to.contain('did you mean draft?');
+    expect((await validator('create'))('email, prize', customer)).to.contain(
+      'create[1]: "prize" is not a field. Fix: did you mean price?',
+    );
+    expect((await validator('updates'))('ChangePrice(prise)', customer)).to.contain(
+      'did you mean price?',
+    );
+    expect((await validator('actions'))('Approve():PTCH', customer)).to.contain(
+      'did you mean PATCH?',
+    );
+    expect((await validator('dto'))('-emial', customer)).to.contain('did you mean email?');
+    expect((await validator('events'))('Craeted(id, email)', customer)).to.contain(
+      'did you mean Created?',
+    );
+    expect((await validator('events'))('Created(id, emial)', customer)).to.contain(
+      'did you mean email?',
+    );
+    expect((await validator('idempotent'))('Craete', customer)).to.contain('did you mean Create?');
+  });
+
+  it('checks an answer against the answers before it, not those still to come', async () => {
+    // No fields yet at the name prompt: that is the next prompt's business.
+    expect((await validator('name'))('Customer', {})).to.equal(true);
+    expect((await validator('name'))('customer', {})).to.contain('PascalCase');
+    // The DTO is asked before the owner question, so it may name ownedBy.
+    expect((await validator('dto'))('-ownedBy', customer)).to.equal(true);
+    expect((await validator('idempotent'))('Create, Update', customer)).to.contain(
+      'names Update, but the entity has no updates',
+    );
+    expect(
+      (await validator('idempotent'))('Create, Update', { ...customer, updates: 'Rename(email)' }),
+    ).to.equal(true);
+  });
+
+  it('refuses a spec file at the spec prompt with all its problems, and takes a sound one', async () => {
+    const scratch = scratchFolder('spec-prompt');
+    try {
+      const bad = join(scratch.path, 'bad.yaml');
+      writeFileSync(bad, threeMistakes);
+      const spec = await validator('spec');
+      const refused = spec(bad);
+      expect(refused).to.contain('has 3 problems');
+      expect(spec(join(scratch.path, 'missing.yaml'))).to.contain('does not exist');
+      expect(spec(productSpec)).to.equal(true);
+      expect(spec('')).to.equal(true);
+    } finally {
+      scratch.remove();
+    }
+  });
+});
+
+describe('entity generator mistakes, reported once', function () {
+  this.timeout(60_000);
+  let scratch: ReturnType<typeof scratchFolder>;
+  let app: string;
+  before(async () => {
+    scratch = scratchFolder('entity-mistakes');
+    app = join(scratch.path, 'shop');
+    const plop = await nodePlop(join(repoRoot, 'plopfile.ts'), { destBasePath: repoRoot });
+    const { failures } = await plop
+      .getGenerator('app')
+      .runActions({ name: 'shop', directory: app, install: false });
+    expect(failures).to.deep.equal([]);
+  });
+  after(() => scratch?.remove());
+
+  it('reports a spec with three problems in one round, each once, in plain words', async () => {
+    const spec = join(scratch.path, 'three.yaml');
+    writeFileSync(spec, threeMistakes);
+    const generator = await entityGenerator(join(scratch.path, 'unused'));
+    const error = await generator.runActions({ specFile: spec }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).to.be.instanceOf(EntitySpecError);
+    const { problems, message } = error as EntitySpecError;
+    expect(problems.map((p) => `${p.path}: ${p.message}`)).to.deep.equal([
+      'fields.name.maxlenght: is not a key here',
+      'actions[0].verb: "GET" is not allowed',
+      'create[1]: "prize" is not a field',
+    ]);
+    expect(problems[0]!.fix).to.contain('did you mean maxLength?');
+    expect(problems[2]!.fix).to.contain('did you mean price?');
+    // Never ajv's own words.
+    expect(message).not.to.match(/must (NOT )?(have|be|match|equal)/);
+
+    const cli = plopEntity(app, '--spec', spec);
+    expect(cli.status, cli.output).to.equal(1);
+    expect(cli.output).to.contain(`${spec} has 3 problems`);
+    for (const path of ['fields.name.maxlenght', 'actions[0].verb', 'create[1]']) {
+      expect(cli.output.split(`- ${path}:`).length - 1, path).to.equal(1);
+    }
+    expect(existsSync(join(app, 'src/slices/products'))).to.equal(false);
+  });
+
+  it('says what it kept and why, and exits non-zero, when a changed spec finds every file of a slice without its saved spec', async () => {
+    expect(plopEntity(app, '--spec', productSpec).status).to.equal(0);
+    const entity = join(app, 'src/slices/products/product.entity.ts');
+    // The slice's saved spec and base copy are gone (an app from an older slicekit, a clean-up):
+    // nothing to upgrade from.
+    rmSync(join(app, 'src/slices/products/product.entity.yaml'));
+    rmSync(join(app, '.slicekit'), { recursive: true, force: true });
+    const changed = join(scratch.path, 'product.yaml');
+    writeFileSync(
+      changed,
+      readFileSync(productSpec, 'utf8').replace(
+        '    maxLength: 150',
+        '    maxLength: 150\n  sku:\n    type: string\n    maxLength: 20',
+      ),
+    );
+    const before = readFileSync(entity, 'utf8');
+    const cli = plopEntity(app, '--spec', changed);
+    expect(cli.status, cli.output).to.equal(1);
+    expect(cli.output).to.contain(
+      'src/slices/products/product.entity.ts (exists and differs from what the spec generates; kept)',
+    );
+    expect(cli.output).to.contain('nothing was written');
+    expect(cli.output).to.contain('--force');
+    expect(cli.output).to.contain('docs/evolving-entities.md');
+    expect(readFileSync(entity, 'utf8')).to.equal(before);
+
+    // With --force it is written.
+    const forced = plopEntity(app, '--spec', changed, '--force');
+    expect(forced.status, forced.output).to.equal(0);
+    expect(readFileSync(entity, 'utf8')).to.contain('sku');
+  });
+});
