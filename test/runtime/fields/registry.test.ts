@@ -41,6 +41,23 @@ describe('the field-kind registry', () => {
     });
   }
 
+  it('keeps a proposed sample within the constraints, and its own value for one that cannot fit', () => {
+    const at = { name: 'name', index: 1, seed: 'Registry' };
+    expect(
+      fieldKinds.string.sample({ maxLength: 8 }, { ...at, proposal: 'Rustic Marble Bike' }),
+    ).to.equal('Rustic M');
+    expect(fieldKinds.integer.sample({ minimum: 1, maximum: 3 }, { ...at, proposal: 9 })).to.equal(
+      3,
+    );
+    expect(fieldKinds.decimal.sample({ scale: 1 }, { ...at, proposal: 12.345 })).to.equal(12.3);
+    const values = ['draft', 'placed'];
+    expect(fieldKinds.enum.sample({ values }, { ...at, proposal: 'placed' })).to.equal('placed');
+    expect(values).to.include(fieldKinds.enum.sample({ values }, { ...at, proposal: 'gone' }));
+    expect(fieldKinds.email.sample({}, { ...at, proposal: 'ana@example.org' })).to.equal(
+      'ana@example.org',
+    );
+  });
+
   it('holds email and url as checked addresses', () => {
     const email = requestAjv().compile(fieldKinds.email.schema({}, true));
     expect(email('ana@example.com')).to.equal(true);
