@@ -135,7 +135,10 @@ describe('entity generator mistakes, reported once', function () {
   before(async () => {
     scratch = scratchFolder('entity-mistakes');
     app = join(scratch.path, 'shop');
-    const plop = await nodePlop(join(repoRoot, 'plopfile.ts'), { destBasePath: repoRoot });
+    const plop = await nodePlop(join(repoRoot, 'plopfile.ts'), {
+      destBasePath: repoRoot,
+      force: false,
+    });
     const { failures } = await plop
       .getGenerator('app')
       .runActions({ name: 'shop', directory: app, install: false });
