@@ -93,10 +93,17 @@ function operationObject(
     const text = conflicts.join('; or ');
     responses['409'] = problemResponse(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
   }
-  if (d.request && (slice.references ?? []).length > 0) {
-    responses['422'] = problemResponse(
-      `A reference names no ${slice.references!.join(' or ')} the caller can see (crud.invalid_reference).`,
-    );
+  const unprocessable = [
+    d.request && (slice.references ?? []).length > 0
+      ? `a reference names no ${slice.references!.join(' or ')} the caller can see (crud.invalid_reference)`
+      : '',
+    d.idempotent && options.idempotencyFingerprint !== false
+      ? 'this idempotency key was already used for a different request: another method, path or body (idempotency.key_reused)'
+      : '',
+  ].filter(Boolean);
+  if (unprocessable.length > 0) {
+    const text = unprocessable.join('; or ');
+    responses['422'] = problemResponse(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
   }
 
   const operation: Record<string, unknown> = {

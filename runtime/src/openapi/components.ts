@@ -58,7 +58,10 @@ export function idempotencyParameter(options: OpenApiBuildOptions): JsonSchemaOb
     required: true,
     description:
       'A key unique to this operation attempt: a retry with the same key is answered 409 ' +
-      '(or replays the first response) instead of running again.',
+      '(or replays the first response) instead of running again' +
+      (options.idempotencyFingerprint === false
+        ? '.'
+        : '; the same key with a different request (method, path or body) is answered 422.'),
     schema: { type: 'string', minLength: 1, maxLength: options.maxIdempotencyKeyLength ?? 255 },
   };
 }

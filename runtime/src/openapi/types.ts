@@ -103,6 +103,12 @@ export interface OpenApiBuildOptions {
   idempotencyHeader?: string;
   /** Longest accepted idempotency key. @default 255 */
   maxIdempotencyKeyLength?: number;
+  /**
+   * The guard compares request fingerprints, so an idempotent route documents 422 for a key
+   * reused with a different request; `false` when the app sets `requestFingerprint = null`.
+   * @default true
+   */
+  idempotencyFingerprint?: boolean;
 }
 
 /** An OpenAPI 3.1 document; loosely typed, it is built once and served as JSON. */

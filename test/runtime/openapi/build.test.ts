@@ -142,7 +142,7 @@ describe('OpenAPI document', () => {
   it('requires the idempotency header, and documents 409, only where the slice asks for it', () => {
     const create = operation(document, 'post', '/v1/products');
     expect(create.parameters).to.deep.equal([{ $ref: '#/components/parameters/IdempotencyKey' }]);
-    expect(create.responses).to.have.keys('201', '400', '409');
+    expect(create.responses).to.have.keys('201', '400', '409', '422');
     expect(document.components.parameters?.IdempotencyKey).to.include({
       name: 'X-Idempotency-Key',
       in: 'header',
@@ -159,6 +159,40 @@ describe('OpenAPI document', () => {
       },
     ]);
     expect(approve.responses).to.not.have.property('409');
+  });
+
+  it('documents 422 for a key reused with a different request on idempotent routes only', () => {
+    const created = operation(document, 'post', '/v1/products').responses['422'] as {
+      description: string;
+      content: Record<string, { schema: unknown }>;
+    };
+    expect(created.description).to.contain('already used for a different request');
+    expect(created.description).to.contain('idempotency.key_reused');
+    expect(created.content['application/problem+json']!.schema).to.deep.equal({
+      $ref: '#/components/schemas/ProblemDetails',
+    });
+    expect(
+      (document.components.parameters?.IdempotencyKey as { description: string }).description,
+    ).to.contain('answered 422');
+    for (const [method, path] of [
+      ['put', '/v1/products/{id}'],
+      ['post', '/v1/products/{id}/approval'],
+      ['delete', '/v1/products/{id}'],
+    ] as const) {
+      expect(operation(document, method, path).responses, `${method} ${path}`).to.not.have.property(
+        '422',
+      );
+    }
+    const unfingerprinted = buildOpenApiDocument([productSlice], {
+      idempotencyFingerprint: false,
+    });
+    expect(operation(unfingerprinted, 'post', '/v1/products').responses).to.not.have.property(
+      '422',
+    );
+    expect(
+      (unfingerprinted.components.parameters?.IdempotencyKey as { description: string })
+        .description,
+    ).to.not.contain('422');
   });
 
   it('leaves the idempotency parameter out of a document with no idempotent route', () => {
