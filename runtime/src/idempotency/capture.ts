@@ -3,13 +3,30 @@
 // res.write/res.end, so the recorder sits in front of those two.
 import type { Request, Response } from 'express';
 import { safeError } from '../logging/safe-error.js';
+import { processWide } from '../process-state.js';
 import type { GuardRuntime } from './runtime.js';
-import { attempt, headerBlockIsUtf8, isCacheable, recordedResponse } from './recording.js';
+import {
+  attempt,
+  headerBlockIsUtf8,
+  isCacheable,
+  recordedBody,
+  recordedContentType,
+  recordedHeaders,
+  recordedResponse,
+} from './recording.js';
 import type { IdempotentKeyInfo } from './store.js';
+import { synchronousStore, type MemoryIdempotencyStore } from './stores/memory.js';
 
-// Registered symbols, so a copy of the runtime loaded twice in one process (see
-// process-state.ts) finds the recorder and the capturing prototype of the other copy.
-const RECORDER = Symbol.for('@slicekit/runtime:idempotency.recorder');
+/** The `releasing` of a reservation the memory store released at once. */
+const RELEASED: Promise<void> = Promise.resolve();
+
+// A registered symbol and a process-wide map, so a copy of the runtime loaded twice in one process
+// (see process-state.ts) finds the capturing prototype and the recorders of the other copy.
+// Each guarded request's recorder is kept in a WeakMap rather than on the request: a property
+// added to a request, or a symbol looked up along its prototype chain (seven objects deep under
+// Express), costs several times a WeakMap lookup, and the recorder is looked up on every `write`
+// and `end` of every response of a guarded app.
+const recorders = processWide('idempotency.recorders', () => new WeakMap<object, Recorder>());
 const CAPTURING = Symbol.for('@slicekit/runtime:idempotency.capturing');
 
 type Write = (this: Response, chunk: unknown, encoding?: unknown, callback?: unknown) => boolean;
@@ -19,7 +36,6 @@ interface Sink {
   readonly write: Write;
   readonly end: End;
 }
-type Recording = Request & { [RECORDER]?: Recorder };
 type CapturingPrototype = Response & { [CAPTURING]?: Sink };
 /**
  * What the recorder reads of an Express app (missing from its types): `response`, the prototype
@@ -43,14 +59,15 @@ interface Ending {
 
 /** Ends the response as the handler asked, with the status that was recorded. */
 function send({ res, sink, chunk, encoding, callback, status }: Ending): void {
-  if (!res.headersSent) res.statusCode = status;
+  if (res.statusCode !== status && !res.headersSent) res.statusCode = status;
   if (encoding === undefined) sink.end.call(res, chunk, callback);
   else sink.end.call(res, chunk, encoding, callback);
 }
 
 /** The recorder of a response's request, if that request is guarded. */
 function recorderOf(res: Response): Recorder | undefined {
-  return (res.req as Recording | undefined)?.[RECORDER];
+  const req = res.req as Request | undefined;
+  return req === undefined ? undefined : recorders.get(req);
 }
 
 /** The state of one guarded response, kept on its request. */
@@ -124,26 +141,52 @@ class Recorder {
     const ending: Ending = { res, sink, chunk, encoding, callback, status: res.statusCode };
     if (this.releasing) {
       // Released already (the handler threw before ending): send once the release is done.
-      void this.releasing.then(() => send(ending));
+      this.afterRelease(ending);
     } else if (isCacheable(this.runtime, ending.status)) {
       this.record(ending);
     } else {
-      void this.release().then(() => send(ending));
+      void this.release();
+      this.afterRelease(ending);
     }
     return res;
   }
 
+  /** Sends once the reservation is released: at once when the memory store released it. */
+  private afterRelease(ending: Ending): void {
+    if (this.releasing === RELEASED) send(ending);
+    else void this.releasing!.then(() => send(ending));
+  }
+
   release(): Promise<void> {
     this.settled = true;
-    this.releasing = attempt(() =>
-      this.runtime.store.releaseReservation(this.info, this.reservation),
-    ).catch((error: unknown) => this.logFailure(error, 'releasing the reservation'));
+    const memory = synchronousStore(this.runtime.store);
+    if (memory) {
+      memory.releaseNow(this.info, this.reservation);
+      this.releasing = RELEASED;
+    } else {
+      this.releasing = attempt(() =>
+        this.runtime.store.releaseReservation(this.info, this.reservation),
+      ).catch((error: unknown) => this.logFailure(error, 'releasing the reservation'));
+    }
     return this.releasing;
   }
 
   /** Records the response, then sends it, whether or not the store took it. */
   private record(ending: Ending): void {
     this.settled = true;
+    const memory = synchronousStore(this.runtime.store);
+    if (memory) {
+      // The memory store records at once: the response goes out in this same call, as unguarded.
+      let wrote = false;
+      try {
+        wrote = this.recordNow(memory, ending);
+      } catch (error) {
+        this.logFailure(error, 'recording the response');
+        return send(ending);
+      }
+      if (!wrote) this.warnReclaimed();
+      return send(ending);
+    }
     void attempt(() => this.markProcessed(ending.res, ending.status)).then(
       (wrote) => {
         if (!wrote) this.warnReclaimed();
@@ -153,6 +196,21 @@ class Recorder {
         this.logFailure(error, 'recording the response');
         send(ending);
       },
+    );
+  }
+
+  /** What `markProcessed` does, on the memory store, without the promise and the `Date`s. */
+  private recordNow(memory: MemoryIdempotencyStore, { res, status }: Ending): boolean {
+    const now = Date.now();
+    return memory.completeNow(
+      this.info,
+      this.reservation,
+      status,
+      recordedBody(this.chunks, this.borrowed),
+      recordedContentType(res),
+      recordedHeaders(res, this.runtime.replayedHeaders, this.utf8Header),
+      now,
+      now + this.runtime.options.expirationMs,
     );
   }
 
@@ -247,33 +305,37 @@ function ownEnd(this: Response, chunk?: unknown, encoding?: unknown, callback?: 
 export function captureResponse(
   req: Request,
   res: Response,
+  /** `req.app`, which the guard has read already. */
+  app: Request['app'],
   runtime: GuardRuntime,
   info: IdempotentKeyInfo,
   reservation: string,
   principal: string | undefined,
 ): void {
   const recorder = new Recorder(runtime, info, reservation, principal);
-  const mounted = req.app as unknown as MountedApp;
+  const mounted = app as unknown as MountedApp;
   const proto = mounted.response;
   const fromPrototype = proto !== undefined && Object.getPrototypeOf(res) === proto;
   if (fromPrototype) {
     // A sub-app's route may pass the request on to its parent app, where `res` takes the
     // parent's prototype: every app up the mount chain records.
-    for (let app: MountedApp | undefined = mounted; app; app = app.parent) {
-      if (app.response) captureThrough(app.response);
+    for (let each: MountedApp | undefined = mounted; each; each = each.parent) {
+      if (each.response) captureThrough(each.response);
     }
   }
-  if (!fromPrototype || res.write !== proto.write || res.end !== proto.end) {
+  // `res` is an instance of `proto` here, so only methods of its own replace the recording ones
+  // (an own-property check is cheaper than reading both methods through the prototype chain).
+  if (!fromPrototype || Object.hasOwn(res, 'write') || Object.hasOwn(res, 'end')) {
     recorder.ownSink = { write: res.write as Write, end: res.end as End };
     res.write = ownWrite as Response['write'];
     res.end = ownEnd as Response['end'];
   }
-  (req as Recording)[RECORDER] = recorder;
+  recorders.set(req, recorder);
 }
 
 /** True once the guard has taken `req` in charge, so a route covered twice is guarded once. */
 export function isCaptured(req: Request): boolean {
-  return (req as Recording)[RECORDER] !== undefined;
+  return recorders.has(req);
 }
 
 /** What `principalAtGuard` answers for a request the guard did not take in charge. */
@@ -281,12 +343,12 @@ export const NOT_GUARDED: unique symbol = Symbol('not guarded');
 
 /** The caller the guard resolved `req`'s scope for, or `NOT_GUARDED`. */
 export function principalAtGuard(req: Request): string | undefined | typeof NOT_GUARDED {
-  const recorder = (req as Recording)[RECORDER];
+  const recorder = recorders.get(req);
   return recorder ? recorder.principal : NOT_GUARDED;
 }
 
 /** Called by the error layer appended to every guarded route: a thrown error frees the key. */
 export function failCapture(req: Request): void {
-  const recorder = (req as Recording)[RECORDER];
+  const recorder = recorders.get(req);
   if (recorder && !recorder.settled) void recorder.release();
 }

@@ -10,7 +10,8 @@ import { sendConflict, sendFingerprintMismatch, sendKeyProblem, type KeyRule } f
 import { guardRuntimeOf, routeTemplates, type GuardRuntime } from './runtime.js';
 import { principalId } from '../auth/user.js';
 import { resolveScope } from './scope.js';
-import type { CachedResponse } from './store.js';
+import type { CachedResponse, IdempotentKeyInfo, KeyCheckResult } from './store.js';
+import { synchronousStore } from './stores/memory.js';
 
 /** The header set on every replayed response. */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -74,15 +75,18 @@ function replay(res: Response, cached: CachedResponse): void {
 /**
  * The middleware `requiredIdempotentKey()` returns, and the one start-up inserts into routes a
  * group covers. A request passes through it at most once, so a route covered twice is guarded once.
+ * On the memory store it runs to the handler without a promise (see `synchronousStore`); on any
+ * other store it returns the promise of the store's answer.
  */
-export async function requiredIdempotentKeyGuard(
+export function requiredIdempotentKeyGuard(
   req: Request,
   res: Response,
   next: NextFunction,
-): Promise<void> {
+): void | Promise<void> {
   // Taken in charge by an earlier guard layer of the same route (covered by group and itself).
   if (isCaptured(req)) return next();
-  const runtime = guardRuntimeOf(req.app);
+  const app = req.app;
+  const runtime = guardRuntimeOf(app);
   if (!runtime) {
     throw new IdempotencyConfigError(
       IdempotencyErrorCode.notStarted,
@@ -95,21 +99,44 @@ export async function requiredIdempotentKeyGuard(
   const checked = checkKey(key, runtime);
   if (typeof checked === 'string') return sendKeyProblem(res, options, checked);
 
-  const fingerprint = options.requestFingerprint ? options.requestFingerprint(req) : null;
+  // The caller now, read once: the scope is resolved for it, and the recorder keeps it.
+  const principal = principalId(req);
   const info = buildKeyInfo(
     checked.key,
     req.method,
     endpointOf(req),
-    resolveScope(req, options),
-    fingerprint,
+    resolveScope(req, options, principal),
+    options.requestFingerprint ? options.requestFingerprint(req) : null,
   );
+  const guarded: Guarded = { req, res, next, app, runtime, info, principal };
+  const memory = synchronousStore(store);
+  if (memory) return answer(guarded, memory.checkKeyNow(info));
   // Not caught: a store failure here reaches the app's error handler (500), per the spec.
-  const check = await store.isKeyProcessed(info);
+  return store.isKeyProcessed(info).then((check) => answer(guarded, check));
+}
+
+/** One guarded request, as the guard hands it on once the store has answered. */
+interface Guarded {
+  readonly req: Request;
+  readonly res: Response;
+  readonly next: NextFunction;
+  readonly app: Request['app'];
+  readonly runtime: GuardRuntime;
+  readonly info: IdempotentKeyInfo;
+  /** The caller the scope was resolved for. */
+  readonly principal: string | undefined;
+}
+
+/** What the guard does with the store's answer: run the handler, or answer the duplicate. */
+function answer(guarded: Guarded, check: KeyCheckResult): void {
+  const { req, res, runtime, info } = guarded;
   if (!check.processed) {
-    captureResponse(req, res, runtime, info, check.reservation, principalId(req));
-    return next();
+    captureResponse(req, res, guarded.app, runtime, info, check.reservation, guarded.principal);
+    return guarded.next();
   }
+  const { options } = runtime;
   // A stored fingerprint of null (none kept, or an entry older than fingerprints) cannot differ.
+  const { fingerprint } = info;
   const stored = check.fingerprint;
   if (fingerprint !== null && typeof stored === 'string' && stored !== fingerprint) {
     options.logger.debug(

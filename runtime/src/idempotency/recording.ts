@@ -59,11 +59,17 @@ export function recordedHeaders(
  * already a buffer of the recorder's own; anything else is concatenated, which copies, so a
  * handler reusing its buffer cannot change cached bytes.
  */
-function recordedBody(chunks: readonly Buffer[], borrowed: boolean): Buffer | null {
+export function recordedBody(chunks: readonly Buffer[], borrowed: boolean): Buffer | null {
   let size = 0;
   for (const chunk of chunks) size += chunk.length;
   if (size === 0) return null;
   return chunks.length === 1 && !borrowed ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
+/** The response's content type, or `application/json` when the handler set none. */
+export function recordedContentType(res: Response): string {
+  const contentType = res.getHeader('content-type');
+  return contentType === undefined ? 'application/json' : String(contentType);
 }
 
 /** Everything the store keeps of a response ended with `status`. */
@@ -76,11 +82,10 @@ export function recordedResponse(
   utf8HeaderBlock: boolean,
 ): CachedResponse {
   const now = Date.now();
-  const contentType = res.getHeader('content-type');
   return {
     statusCode: status,
     body: recordedBody(recorded.chunks, recorded.borrowed),
-    contentType: contentType === undefined ? 'application/json' : String(contentType),
+    contentType: recordedContentType(res),
     headers: recordedHeaders(res, listed, utf8HeaderBlock),
     createdAt: new Date(now),
     expiresAt: new Date(now + expirationMs),

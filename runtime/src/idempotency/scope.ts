@@ -15,9 +15,13 @@ import type { ResolvedIdempotencyOptions } from './options.js';
  * 4. otherwise `''` (unscoped).
  * A `keyScopeResolver` replaces the whole chain; its `null`/`undefined` means `''`.
  */
-export function resolveScope(req: Request, options: ResolvedIdempotencyOptions): string {
+export function resolveScope(
+  req: Request,
+  options: ResolvedIdempotencyOptions,
+  /** `principalId(req)`, when the caller has it already. */
+  user: string | undefined = principalId(req),
+): string {
   if (options.keyScopeResolver) return options.keyScopeResolver(req) ?? '';
-  const user = principalId(req);
   if (user !== undefined) return `user:${user}`;
   if (options.scopeHmacSecret !== null) {
     const authorization = req.headers.authorization;

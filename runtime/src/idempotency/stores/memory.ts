@@ -105,16 +105,48 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
   }
 
   isKeyProcessed(keyInfo: IdempotentKeyInfo): Promise<KeyCheckResult> {
+    return Promise.resolve(this.checkKeyNow(keyInfo));
+  }
+
+  markKeyAsProcessed(
+    keyInfo: IdempotentKeyInfo,
+    response: CachedResponse,
+    reservation: string,
+  ): Promise<boolean> {
+    const now = Date.now();
+    const ceiling = now + this.timings.expirationMs;
+    const expiresAt = response.expiresAt?.getTime() ?? ceiling;
+    return Promise.resolve(
+      this.completeNow(
+        keyInfo,
+        reservation,
+        response.statusCode,
+        response.body,
+        response.contentType,
+        response.headers ?? NO_HEADERS,
+        response.createdAt.getTime(),
+        Math.min(expiresAt, ceiling),
+      ),
+    );
+  }
+
+  releaseReservation(keyInfo: IdempotentKeyInfo, reservation: string): Promise<void> {
+    this.releaseNow(keyInfo, reservation);
+    return Promise.resolve();
+  }
+
+  /**
+   * `isKeyProcessed` without the promise. The guard calls the three `...Now` methods directly
+   * while the store's public methods are this class's own (see `synchronousStore`), which saves
+   * the promise and the microtask hops of each step of a request.
+   */
+  checkKeyNow(keyInfo: IdempotentKeyInfo): KeyCheckResult {
     const now = Date.now();
     this.sweep(now);
     const key = storageKey(this.timings.cachePrefix, keyInfo);
     const current = this.entries.get(key);
     if (current && current.deadline > now) {
-      return Promise.resolve({
-        processed: true,
-        response: responseOf(current),
-        fingerprint: current.fingerprint,
-      });
+      return { processed: true, response: responseOf(current), fingerprint: current.fingerprint };
     }
     // Absent, expired, or a reservation past its timeout: reserve (or reclaim) in this same step.
     // The token only fences holders within this process, so a counter is enough.
@@ -133,44 +165,50 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
     this.entries.set(key, entry);
     this.reservations.push(entry);
     this.arm(entry.deadline);
-    return Promise.resolve({ processed: false, reservation });
+    return { processed: false, reservation };
   }
 
-  markKeyAsProcessed(
+  /**
+   * `markKeyAsProcessed` without the promise or the `CachedResponse` (and its two `Date`s): the
+   * response's parts, kept until `deadline` (epoch ms). True when it wrote.
+   */
+  completeNow(
     keyInfo: IdempotentKeyInfo,
-    response: CachedResponse,
     reservation: string,
-  ): Promise<boolean> {
-    const now = Date.now();
+    statusCode: number,
+    body: Buffer | null,
+    contentType: string,
+    headers: readonly ResponseHeader[],
+    createdAt: number,
+    deadline: number,
+  ): boolean {
     const key = storageKey(this.timings.cachePrefix, keyInfo);
     const current = this.entries.get(key);
     // Fencing: only the current holder completes; a reclaimed or released token writes nothing.
     if (!current || current.reservation === null || current.reservation !== reservation) {
-      return Promise.resolve(false);
+      return false;
     }
-    const ceiling = now + this.timings.expirationMs;
-    const expiresAt = response.expiresAt?.getTime() ?? ceiling;
     const entry: Entry = {
       key,
-      deadline: Math.min(expiresAt, ceiling),
+      deadline,
       reservation: null,
-      statusCode: response.statusCode,
-      body: response.body,
-      contentType: this.shared(response.contentType),
-      headers: response.headers ?? NO_HEADERS,
-      createdAt: response.createdAt.getTime(),
+      statusCode,
+      body,
+      contentType: this.shared(contentType),
+      headers,
+      createdAt,
       fingerprint: current.fingerprint,
     };
     this.entries.set(key, entry);
     this.responses.push(entry);
     this.arm(entry.deadline);
-    return Promise.resolve(true);
+    return true;
   }
 
-  releaseReservation(keyInfo: IdempotentKeyInfo, reservation: string): Promise<void> {
+  /** `releaseReservation` without the promise. */
+  releaseNow(keyInfo: IdempotentKeyInfo, reservation: string): void {
     const key = storageKey(this.timings.cachePrefix, keyInfo);
     if (this.entries.get(key)?.reservation === reservation) this.entries.delete(key);
-    return Promise.resolve();
   }
 
   /** The first copy seen of `contentType`; an app answers with a handful of them at most. */
@@ -233,4 +271,20 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
     );
     if (next !== Infinity) this.arm(next);
   }
+}
+
+const MEMORY = MemoryIdempotencyStore.prototype;
+
+/**
+ * The store itself when its public methods are the memory store's own, so calling its `...Now`
+ * methods is calling them; `undefined` for any other store, and for a memory store whose class
+ * or instance replaces one of them (a counting or failing test double), which keeps its say.
+ */
+export function synchronousStore(store: IdempotencyKeyStore): MemoryIdempotencyStore | undefined {
+  return store instanceof MemoryIdempotencyStore &&
+    store.isKeyProcessed === MEMORY.isKeyProcessed &&
+    store.markKeyAsProcessed === MEMORY.markKeyAsProcessed &&
+    store.releaseReservation === MEMORY.releaseReservation
+    ? store
+    : undefined;
 }
