@@ -6,6 +6,7 @@ import type { NodePlopAPI } from 'plop';
 import type { AppModel } from '../model/app.js';
 import { EntitySpecError } from '../model/errors.js';
 import { parseSpecText } from '../model/load.js';
+import { idPropertyOf } from '../model/references.js';
 import { resolveRelations } from '../model/relations.js';
 import { resolveSpec } from '../model/resolve.js';
 import type { EntityModel, EntitySpec } from '../model/types.js';
@@ -38,12 +39,19 @@ export interface SchemaPlan {
   steps: MigrationSteps;
 }
 
-/** `fields.<name>.renamedFrom` of a spec's text, as new column -> old column. */
+/**
+ * `fields.<name>.renamedFrom` of a spec's text, as new column -> old column (a reference's
+ * column is its id's: `client` renamed from `customer` is `client_id` from `customer_id`).
+ */
 export function renamesOf(specText: string): Map<string, string> {
   const spec = parseSpecText(specText, 'the spec') as Partial<EntitySpec>;
   const renames = new Map<string, string>();
   for (const [name, field] of Object.entries(spec.fields ?? {})) {
-    if (field?.renamedFrom) renames.set(snakeCase(name), snakeCase(field.renamedFrom));
+    // A many-to-many has no column: renamed, its join table is another (diffTables says so).
+    if (!field?.renamedFrom || field.many === true) continue;
+    const column = (n: string) =>
+      snakeCase(field.type === 'reference' ? idPropertyOf(n, false) : n);
+    renames.set(column(name), column(field.renamedFrom));
   }
   return renames;
 }

@@ -166,9 +166,13 @@ async function sqliteStatements(steps: readonly Step[], before: FullSnapshot): P
     });
     for (const join of before.joinTables) await joinTable(knex, join);
     const out: string[] = [];
-    // Knex's reads of the table (pragma, select) are how it rebuilds it, not part of the change.
+    // Knex's reads of the table (pragma, select) are how it rebuilds it, and the transactions it
+    // wraps them in are its own: neither is part of the change.
     const record = (q: { sql: string }) => {
-      if (!/^(pragma|select)\b/i.test(q.sql.trim())) out.push(`${q.sql};`);
+      const sql = q.sql.trim().replace(/;$/, '');
+      if (!/^(pragma|select|begin|commit|rollback|savepoint|release)\b/i.test(sql)) {
+        out.push(`${sql};`);
+      }
     };
     knex.on('query', record);
     for (const step of steps) {

@@ -2,7 +2,15 @@
 // file, the three-way merge that keeps a user's edits, conflicts, refused data loss, the dry run,
 // --force, and an app generated before base copies existed.
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodePlop from 'node-plop';
@@ -230,5 +238,144 @@ describe('upgrading a slice', () => {
     expect(codes).to.deep.equal(['upgrade.data_loss', 'upgrade.conflicts']);
     const docs = readFileSync(join(root, 'docs/evolving-entities.md'), 'utf8');
     expect(codes.filter((code) => !docs.includes(`\`${code}\``))).to.deep.equal([]);
+  });
+});
+
+describe('upgrading a slice with relations', () => {
+  let dir: string;
+  const read = (path: string) => readFileSync(join(dir, path), 'utf8');
+  const migrations = () => readdirSync(join(dir, 'migrations')).sort();
+  const NOTE = [
+    'entity: Note',
+    'fields:',
+    '  title: { type: string, required: true, maxLength: 100 }',
+    '  customer: { type: reference, entity: Customer }',
+    '  tags: { type: reference, entity: Tag, many: true }',
+    '',
+  ].join('\n');
+  const upgrade = (spec: string, answers: Record<string, unknown> = {}) => {
+    writeFileSync(join(dir, SPEC), spec);
+    return run(dir, { specFile: join(dir, SPEC), now: '2025-02-03T04:05:06Z', ...answers });
+  };
+  const refusal = (spec: string) =>
+    upgrade(spec).then(
+      () => undefined,
+      (e: unknown) => e as DataLossError,
+    );
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'slicekit-upgrade-'));
+    const specs = join(dir, 'specs');
+    mkdirSync(specs);
+    for (const entity of ['Customer', 'Supplier', 'Tag']) {
+      writeFileSync(
+        join(specs, `${entity.toLowerCase()}.yaml`),
+        `entity: ${entity}\nfields:\n  name: { type: string, required: true, maxLength: 80 }\n`,
+      );
+    }
+    writeFileSync(join(specs, 'note.yaml'), NOTE);
+    const result = await run(dir, { specFile: specs, now: '2024-05-01T09:30:00Z' });
+    expect(result.failures).to.deep.equal([]);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('records the foreign keys and join tables in schema.json', () => {
+    const schema = JSON.parse(read('.slicekit/slices/notes/schema.json'));
+    expect(schema.foreignKeys).to.deep.equal([
+      { column: 'customer_id', table: 'customers', onDelete: 'RESTRICT' },
+    ]);
+    expect(schema.joinTables.map((j: { table: string }) => j.table)).to.deep.equal(['note_tags']);
+  });
+
+  it('prints the foreign key each database adds on a dry run', async () => {
+    const result = await upgrade(
+      NOTE.replace('fields:\n', 'fields:\n  supplier: { type: reference, entity: Supplier }\n'),
+      { 'dry-run': true },
+    );
+    const plan = result.changes[0]!.path;
+    expect(plan).to.contain('+ foreign key (supplier_id) -> suppliers');
+    // SQLite rebuilds the table to add a foreign key.
+    expect(plan).to.match(
+      /CREATE TABLE `_knex_temp_alter\d+` .*FOREIGN KEY \(`supplier_id`\) REFERENCES `suppliers` \(`id`\) ON DELETE RESTRICT\);\n/,
+    );
+    expect(plan).to.contain(
+      'alter table "notes" add constraint "notes_supplier_id_foreign" foreign key ("supplier_id") references "suppliers" ("id") on delete RESTRICT',
+    );
+    expect(plan).to.contain(
+      'alter table `notes` add constraint `notes_supplier_id_foreign` foreign key (`supplier_id`) references `suppliers` (`id`) on delete RESTRICT',
+    );
+    expect(plan).not.to.match(/BEGIN|COMMIT|;;/);
+    expect(migrations()).to.have.length(4);
+  });
+
+  it('refuses a required reference added to a table that may hold rows, naming the way out', async () => {
+    const error = await refusal(
+      NOTE.replace(
+        'fields:\n',
+        'fields:\n  supplier: { type: reference, entity: Supplier, required: true }\n',
+      ),
+    );
+    expect(error).to.be.instanceOf(DataLossError);
+    expect(error!.risks.map((r) => r.column)).to.deep.equal(['supplier_id']);
+    expect(error!.message).to.contain('add the reference optional (required: false)');
+  });
+
+  it('changes what a delete does by making the foreign key again, without a refusal', async () => {
+    const result = await upgrade(
+      NOTE.replace('entity: Customer }', 'entity: Customer, onDelete: cascade }'),
+    );
+    expect(result.failures).to.deep.equal([]);
+    const migration = read('migrations/20250203040506_alter_notes.ts').replace(/\s+/g, ' ');
+    expect(migration).to.contain("table.dropForeign(['customer_id']);");
+    expect(migration).to.contain(
+      "table.foreign('customer_id').references('id').inTable('customers').onDelete('CASCADE');",
+    );
+    expect(migration).not.to.contain('dropColumn');
+  });
+
+  it('renames a reference: its foreign key and index go under the old name and come back under the new', async () => {
+    const result = await upgrade(
+      NOTE.replace(
+        'customer: { type: reference, entity: Customer }',
+        'client: { type: reference, entity: Customer, renamedFrom: customer }',
+      ),
+    );
+    expect(result.failures).to.deep.equal([]);
+    const migration = read('migrations/20250203040506_alter_notes.ts').replace(/\s+/g, ' ');
+    const up = migration.slice(0, migration.indexOf('export async function down'));
+    const at = (text: string) => {
+      expect(up).to.contain(text);
+      return up.indexOf(text);
+    };
+    const order = [
+      at("table.dropForeign(['customer_id']);"),
+      at("table.dropIndex(['customer_id']);"),
+      at("table.renameColumn('customer_id', 'client_id');"),
+      at("table.index(['client_id']);"),
+      at("table.foreign('client_id').references('id').inTable('customers')"),
+    ];
+    expect(order).to.deep.equal([...order].sort((a, b) => a - b));
+  });
+
+  it('refuses a reference moved to another entity: the ids name rows of the old one', async () => {
+    const error = await refusal(NOTE.replace('entity: Customer }', 'entity: Supplier }'));
+    expect(error).to.be.instanceOf(DataLossError);
+    expect(error!.message).to.contain('customer_id refers to suppliers instead of customers');
+  });
+
+  it('takes the relations of a schema.json that did not record them from the saved spec', async () => {
+    const file = join(dir, '.slicekit/slices/notes/schema.json');
+    const schema = JSON.parse(readFileSync(file, 'utf8'));
+    delete schema.foreignKeys;
+    delete schema.joinTables;
+    writeFileSync(file, JSON.stringify(schema));
+    const result = await upgrade(
+      NOTE.replace('fields:\n', 'fields:\n  summary: { type: string, maxLength: 200 }\n'),
+    );
+    expect(result.failures).to.deep.equal([]);
+    const migration = read('migrations/20250203040506_alter_notes.ts');
+    expect(migration).to.contain("table.string('summary', 200);");
+    expect(migration).not.to.contain('foreign');
+    expect(migration).not.to.contain('note_tags');
   });
 });

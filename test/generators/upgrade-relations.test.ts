@@ -1,7 +1,8 @@
 // A slice upgraded step by step through relation changes, each step's ALTER migration run on
 // SQLite, PostgreSQL and MySQL over tables holding rows: a reference added (column, index,
-// foreign key), a many-to-many added (join table), a unique field renamed (its index made again
-// under the new name, so that dropping `unique` next finds it), and both references removed
+// foreign key), a many-to-many added (join table), an enum value added (SQLite's rebuild keeps the
+// foreign key), a unique field and the reference renamed (their index and key made again under
+// the new names, so that dropping `unique` next finds it), and both references removed
 // (refused, then accepted). After each: the rows stay, the new shape answers over HTTP (a bad
 // reference is 422 crud.invalid_reference), and `down` gives back the columns, indexes, foreign
 // keys and tables as they were.
@@ -27,6 +28,7 @@ const field = {
   title: '  title: { type: string, required: true, maxLength: 100 }',
   code: '  code: { type: string, maxLength: 20, unique: true }',
   customer: '  customer: { type: reference, entity: Customer }',
+  client: '  client: { type: reference, entity: Customer, renamedFrom: customer }',
   tags: '  tags: { type: reference, entity: Tag, many: true }',
   status: '  status: { type: enum, values: [draft, live], default: draft }',
   ref: '  ref: { type: string, maxLength: 20, unique: true, renamedFrom: code }',
@@ -50,13 +52,13 @@ const steps = [
     spec: withArchived(spec(field.title, field.code, field.customer, field.tags)),
   },
   {
-    name: 'renames a unique field',
-    spec: withArchived(spec(field.title, field.ref, field.customer, field.tags)),
+    name: 'renames a unique field and the reference',
+    spec: withArchived(spec(field.title, field.ref, field.client, field.tags)),
   },
   {
     name: 'drops unique from the renamed field',
     spec: withArchived(
-      spec(field.title, field.ref.replace(', unique: true', ''), field.customer, field.tags),
+      spec(field.title, field.ref.replace(', unique: true', ''), field.client, field.tags),
     ),
   },
   {
@@ -108,7 +110,7 @@ before(async function () {
       );
       expect(refused).to.be.instanceOf(DataLossError);
       expect((refused as Error).message).to.contain(
-        'customer_id is dropped: every row loses the row it refers to',
+        'client_id is dropped: every row loses the row it refers to',
       );
       expect((refused as Error).message).to.contain(
         'note_tags (the join table of a many-to-many to tags) is dropped',
@@ -329,8 +331,14 @@ describeEachDatabase('upgrading a slice through relation changes', (db) => {
         case 3: {
           expect(after.indexes).to.include('notes_ref_unique');
           expect(after.indexes).not.to.include('notes_code_unique');
+          expect(after.indexes).to.include('notes_client_id_index');
+          expect(after.keys).to.deep.equal(['client_id>customers:RESTRICT']);
           expect(old.body.ref).to.equal('N-1');
           expect(old.body).not.to.have.property('code');
+          expect(old.body.clientId).to.equal(customers[1]);
+          expect(old.body).not.to.have.property('customerId');
+          const refused = await create({ title: 'Of nobody', clientId: MISSING }, 422);
+          expect(refused['code']).to.equal('crud.invalid_reference');
           expect(old.body.tags).to.deep.equal([{ id: tags[0], label: 'red' }]);
           const duplicate = await create({ title: 'Same ref', ref: 'N-1' }, 409);
           expect(duplicate['code']).to.be.a('string');
@@ -344,8 +352,8 @@ describeEachDatabase('upgrading a slice through relation changes', (db) => {
         case 5: {
           expect(after.keys).to.deep.equal([]);
           expect(after.joinTable).to.equal(false);
-          expect(after.columns).not.to.include('customer_id');
-          expect(old.body).not.to.have.property('customerId');
+          expect(after.columns).not.to.include('client_id');
+          expect(old.body).not.to.have.property('clientId');
           expect(old.body).not.to.have.property('tags');
           await create({ title: 'Plain again', ref: 'N-9' });
           break;
@@ -359,8 +367,8 @@ describeEachDatabase('upgrading a slice through relation changes', (db) => {
       expect(await shape(db)).to.deep.equal(before);
       if (i === 5) {
         // The references come back empty: the values were dropped.
-        const [row] = await db.knex('notes').where({ id: notes[0] }).select('customer_id');
-        expect(row.customer_id).to.equal(null);
+        const [row] = await db.knex('notes').where({ id: notes[0] }).select('client_id');
+        expect(row.client_id).to.equal(null);
       }
       await migrating(db, () => migration.up(db.knex));
       expect(await shape(db)).to.deep.equal(after);
