@@ -75,7 +75,9 @@ const proposedNumber = (at: SampleContext): number | undefined =>
  * within the length constraints.
  */
 function distinctText(c: FieldConstraints, index: number): string {
-  const width = Math.max(3, Math.min(c.maxLength ?? 8, Math.max(c.minLength ?? 0, 3)));
+  const width = Math.min(c.maxLength ?? 8, Math.max(c.minLength ?? 0, 3));
+  // Under three characters, the row's number in base 36: `1`, `2`... `Z`, `10`.
+  if (width < 3) return (index + 1).toString(36).toUpperCase().padStart(width, '0');
   return `X${String(index + 1).padStart(width - 1, '0')}`;
 }
 

@@ -53,6 +53,11 @@ describe('the field-kind registry', () => {
     const values = ['draft', 'placed'];
     expect(fieldKinds.enum.sample({ values }, { ...at, proposal: 'placed' })).to.equal('placed');
     expect(values).to.include(fieldKinds.enum.sample({ values }, { ...at, proposal: 'gone' }));
+    const distinct = { ...at, distinct: true };
+    expect(fieldKinds.string.sample({ maxLength: 2 }, distinct)).to.have.length.at.most(2);
+    expect(fieldKinds.string.sample({ maxLength: 2 }, { ...distinct, index: 2 })).not.to.equal(
+      fieldKinds.string.sample({ maxLength: 2 }, distinct),
+    );
     expect(fieldKinds.email.sample({}, { ...at, proposal: 'ana@example.org' })).to.equal(
       'ana@example.org',
     );
