@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodePlop from 'node-plop';
 import { registerEntityGenerator } from '../../generators/entity/index.js';
+import { sliceBase } from '../../generators/entity/views/index.js';
+import { sliceTestView } from '../../generators/entity/views/slice-test.js';
 import { EntitySpecError, type SpecProblem } from '../../generators/model/errors.js';
 import { resolveSpec } from '../../generators/model/resolve.js';
 import type { EntitySpec } from '../../generators/model/types.js';
@@ -116,7 +118,37 @@ describe('entity spec: method preconditions (when)', () => {
     expect(problems[0]!.fix).to.contain('when: { status: draft }');
   });
 
-  it('writes the guard clause: a RuleViolation naming the rule, before the method changes anything', async () => {
+  it('has the generated test put a new row where a method is allowed when its default is not', () => {
+    const model = resolveSpec(
+      {
+        entity: 'Order',
+        fields,
+        actions: [
+          {
+            name: 'Ship',
+            when: { status: 'placed' },
+            effects: [{ set: 'status', value: 'shipped' }],
+          },
+          { name: 'Lock', effects: [{ set: 'isLocked', value: true }] },
+        ],
+      },
+      'order.yaml',
+    );
+    const view = sliceTestView(model, sliceBase(model));
+    expect(view.methods.map((m) => m.allowed)).to.deep.equal([{ status: 'placed' }, undefined]);
+    expect(view.ruleTests).to.have.length(1);
+    expect(view.ruleTests[0]).to.deep.include({
+      rule: 'order.ship.status',
+      conditionText: 'status is placed',
+      refused: { status: 'draft' },
+      refusedText: 'status is draft',
+      allowed: { status: 'placed' },
+    });
+    // Ten Ships at once on one row: the first one leaves it shipped, so the others are refused.
+    expect(view.concurrentChanges.map((m) => m.camel)).to.deep.equal(['lock']);
+  });
+
+  it('writes the guard clause, a RuleViolation naming the rule, and its generated test', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'slicekit-when-'));
     try {
       const plop = await nodePlop(undefined, { destBasePath: dir, force: false });
@@ -140,6 +172,14 @@ describe('entity spec: method preconditions (when)', () => {
           "    this.status = 'placed';",
         ].join('\n'),
       );
+      const test = readFileSync(join(dir, 'test/orders.test.ts'), 'utf8');
+      expect(test).to.contain("describe('place only when status is draft', () => {");
+      expect(test).to.contain("update({ status: 'placed' });");
+      expect(test).to.contain(
+        "expect(res.body).to.include({ code: 'crud.rule_violation', rule: 'order.place.status' });",
+      );
+      // A new order is a draft: the other tests of Place need not put it in that state first.
+      expect(test.match(/update\(\{ status: 'draft' \}\)/g)).to.have.length(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

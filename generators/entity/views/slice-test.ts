@@ -5,6 +5,7 @@ import { referenceValues, sampleValue, wrongValue } from '../samples.js';
 import { eachMethod, type SliceBase } from './base.js';
 import { eventNameOf } from './events.js';
 import { referenceSample, relationTestsView } from './relation-tests.js';
+import { arrangeState, ruleTestsView } from './rule-tests.js';
 import { distinctFields } from './values.js';
 
 /** A request body that passes validation, from sample row `row`; references name seeded rows. */
@@ -63,7 +64,13 @@ function concurrentChanges<M extends { hasExpected: boolean }>(
   const taken = new Set<string>();
   return methods.filter((m, i) => {
     const fields = model.methods[i]!.effects.map((e) => e.field);
-    if (!m.hasExpected || fields.some((f) => f.role !== 'field' || taken.has(f.name.camel))) {
+    // A method with preconditions may refuse a second call once the first changed the row.
+    const guarded = model.methods[i]!.when.length > 0;
+    if (
+      guarded ||
+      !m.hasExpected ||
+      fields.some((f) => f.role !== 'field' || taken.has(f.name.camel))
+    ) {
       return false;
     }
     for (const f of fields) taken.add(f.name.camel);
@@ -84,6 +91,8 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
       unknownBody: validBody(model, m.params, i + 2, unique),
       expected,
       hasExpected: Object.keys(expected).length > 0,
+      // Column values its preconditions allow, written before calling it (rule-tests.ts).
+      allowed: arrangeState(model, m.when),
     };
   });
   const createBody = validBody(model, model.create, 0, unique);
@@ -99,6 +108,7 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     ...base,
     ...relationTestsView(model, base, (row) => validBody(model, model.create, row, unique)),
     methods,
+    ...ruleTestsView(model, methods),
     /** `a product`, `an order`. */
     anEntity: `${/^[aeiou]/.test(model.name.words) ? 'an' : 'a'} ${model.name.words}`,
     firstMethod: methods[0],
