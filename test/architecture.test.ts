@@ -55,6 +55,17 @@ describe('architecture', function () {
       );
       expect(areas, file).to.deep.equal([]);
     }
+    // domain/ is what entity classes import: no HTTP, no database, no other area.
+    for (const [file, imports] of Object.entries(graph)) {
+      if (file.startsWith('runtime/src/domain/')) {
+        expect(
+          imports.filter(
+            (t) => !t.startsWith('runtime/src/domain/') && t !== 'runtime/src/errors.ts',
+          ),
+          file,
+        ).to.deep.equal([]);
+      }
+    }
     // Sequences and reference data ask sql/ which database this is, not the events area.
     for (const [file, imports] of Object.entries(graph)) {
       if (/^runtime\/src\/(sequences|reference-data|crud|list-query)\//.test(file)) {
