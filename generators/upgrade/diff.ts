@@ -53,7 +53,12 @@ function digits(column: Column): { whole: number; scale: number } {
 }
 
 /** Why changing `before` into `after` may lose or refuse data, if it may. */
-function alterRisks(before: Column, after: Column, fills: DiffOptions['fills']): DataRisk[] {
+function alterRisks(
+  before: Column,
+  after: Column,
+  fills: DiffOptions['fills'],
+  reference: boolean,
+): DataRisk[] {
   const risks: DataRisk[] = [];
   const at = (risk: string, fix: string) => risks.push({ column: after.name, risk, fix });
   if (before.method !== after.method) {
@@ -91,10 +96,17 @@ function alterRisks(before: Column, after: Column, fills: DiffOptions['fills']):
     }
   }
   if (after.notNullable && !before.notNullable && !after.hasDefault && !fills.has(after.name)) {
-    at(
-      'becomes required without a default: rows without a value make the migration fail',
-      'give the field a default (existing rows without a value take it), or fill them first',
-    );
+    if (reference) {
+      at(
+        'becomes a required reference: rows referring to no row make the migration fail',
+        'give each row its reference first, then accept',
+      );
+    } else {
+      at(
+        'becomes required without a default: rows without a value make the migration fail',
+        'give the field a default (existing rows without a value take it), or fill them first',
+      );
+    }
   }
   return risks;
 }
@@ -176,7 +188,7 @@ export function diffTables(
       }
     } else if (!same(was, column)) {
       columns.push({ kind: 'alter', before: was, after: column });
-      risks.push(...alterRisks(was, column, options.fills));
+      risks.push(...alterRisks(was, column, options.fills, references.has(column.name)));
     }
   }
   for (const column of before.columns) {

@@ -318,6 +318,12 @@ describe('upgrading a slice with relations', () => {
     expect(error).to.be.instanceOf(DataLossError);
     expect(error!.risks.map((r) => r.column)).to.deep.equal(['supplier_id']);
     expect(error!.message).to.contain('add the reference optional (required: false)');
+    const required = await refusal(
+      NOTE.replace('entity: Customer }', 'entity: Customer, required: true }'),
+    );
+    expect(required!.message).to.contain(
+      'customer_id becomes a required reference: rows referring to no row make the migration fail',
+    );
   });
 
   it('changes what a delete does by making the foreign key again, without a refusal', async () => {

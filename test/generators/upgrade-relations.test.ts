@@ -67,6 +67,13 @@ const steps = [
   },
 ];
 
+const TASK = 'entity: Task\nfields:\n  title: { type: string, required: true, maxLength: 80 }\n';
+const REQUIRED_TASK = TASK.replace(
+  'fields:\n',
+  'fields:\n  customer: { type: reference, entity: Customer, required: true }\n',
+);
+let taskMigration = '';
+
 /** Per step: the migration it wrote and a copy of the app's slices as they were then. */
 const versions: { migration: string; slices: string }[] = [];
 let createMigrations: string[] = [];
@@ -96,6 +103,7 @@ before(async function () {
     'entity: Tag\nfields:\n  label: { type: string, required: true, maxLength: 40 }\n',
   );
   writeFileSync(join(dir, 'specs/note.yaml'), spec(field.title, field.code));
+  writeFileSync(join(dir, 'specs/task.yaml'), TASK);
   const first = await generate({ specFile: join(dir, 'specs'), now: '2024-05-01T09:30:00Z' });
   expect(first.failures).to.deep.equal([]);
   createMigrations = readdirSync(join(dir, 'migrations')).sort();
@@ -123,6 +131,16 @@ before(async function () {
     expect(migration).to.equal(`2025010100000${i + 1}_alter_notes.ts`);
     versions.push({ migration, slices: snapshotSlices(i + 1) });
   }
+  // A required reference, accepted: added empty, then made NOT NULL.
+  writeFileSync(join(dir, 'src/slices/tasks/task.entity.yaml'), REQUIRED_TASK);
+  const task = await generate({
+    specFile: join(dir, 'src/slices/tasks/task.entity.yaml'),
+    now: '2025-01-01T00:00:09Z',
+    'accept-data-loss': true,
+  });
+  expect(task.failures).to.deep.equal([]);
+  taskMigration = readdirSync(join(dir, 'migrations')).sort().at(-1)!;
+  expect(taskMigration).to.equal('20250101000009_alter_tasks.ts');
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -379,4 +397,33 @@ describeEachDatabase('upgrading a slice through relation changes', (db) => {
       if (i === 1) await db.knex('note_tags').insert({ note_id: notes[0], tag_id: tags[0] });
     });
   }
+
+  it('adds a required reference, once accepted, to an empty table, and fails on one with rows', async () => {
+    const migration = await load(taskMigration);
+    await migrating(db, () => migration.up(db.knex));
+    const info = await db.knex('tasks').columnInfo();
+    expect(info['customer_id']?.nullable).to.equal(false);
+    const row = { title: 'A task', created_on: new Date(), updated_on: new Date() };
+    const insert = (id: string, customerId?: string) =>
+      db
+        .knex('tasks')
+        .insert({ ...row, id, ...(customerId ? { customer_id: customerId } : {}) })
+        .then(
+          () => 'inserted',
+          () => 'refused',
+        );
+    const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+    expect(await insert(ids[0]!, MISSING)).to.equal('refused');
+    expect(await insert(ids[0]!)).to.equal('refused');
+    expect(await insert(ids[0]!, customers[0])).to.equal('inserted');
+    await db.knex('tasks').delete();
+    await migrating(db, () => migration.down(db.knex));
+    expect(await db.knex.schema.hasColumn('tasks', 'customer_id')).to.equal(false);
+    await db.knex('tasks').insert({ ...row, id: ids[1] });
+    const failed = await migrating(db, () => db.knex.transaction((trx) => migration.up(trx))).then(
+      () => 'migrated',
+      () => 'failed',
+    );
+    expect(failed).to.equal('failed');
+  });
 });
