@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import request from 'supertest';
 import { fieldKinds, type FieldKind } from '@slicekit/runtime/fields';
 import { sampleValue } from '../../generators/entity/samples.js';
+import { alignDatesWithStatus } from '../../generators/entity/status-dates.js';
 import { loadSpecFile } from '../../generators/model/load.js';
 import { useScratchSlices } from '../support/scratch-slices.js';
 import { describeEachDatabase } from '../support/services.js';
@@ -56,6 +57,45 @@ describe('sample values', () => {
     expect(rows('Tag', tag, true)).to.deep.equal(rows('Tag', tag, true));
     const codes = rows('Member', field('code', 'string', { minLength: 2, maxLength: 2 }), true);
     expect(new Set(codes.map((c) => String(c).toLowerCase())).size).to.equal(5);
+  });
+});
+
+describe('dates of a sample row', () => {
+  const members = [
+    { name: 'status', type: 'enum', values: ['draft', 'placed', 'shipped'], nullable: false },
+    { name: 'placedAt', type: 'date-time', nullable: true },
+    { name: 'shippedOn', type: 'date', nullable: true },
+    { name: 'dueOn', type: 'date', nullable: false },
+  ] as const;
+  const row = (status: string) =>
+    new Map<string, unknown>([
+      ['status', status],
+      ['placedAt', '2025-03-02T10:00:00.000Z'],
+      ['shippedOn', '2024-07-01'],
+      ['dueOn', '2024-01-05'],
+    ]);
+
+  it('stay empty for the statuses a row has not reached, and leave other dates as drawn', () => {
+    const draft = row('draft');
+    alignDatesWithStatus(members, draft);
+    expect(Object.fromEntries(draft)).to.include({
+      placedAt: null,
+      shippedOn: null,
+      dueOn: '2024-01-05',
+    });
+    const placed = row('placed');
+    alignDatesWithStatus(members, placed);
+    expect(placed.get('placedAt')).to.be.a('string');
+    expect(placed.get('shippedOn')).to.equal(null);
+  });
+
+  it('come in the order of the statuses a row has passed, each in its own form', () => {
+    const shipped = row('shipped');
+    alignDatesWithStatus(members, shipped);
+    expect(Object.fromEntries(shipped)).to.include({
+      placedAt: '2024-07-01T09:30:00.000Z',
+      shippedOn: '2025-03-02',
+    });
   });
 });
 

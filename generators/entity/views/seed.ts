@@ -2,6 +2,7 @@
 // (templates/entity/partials/row.hbs writes them).
 import type { EntityModel, FieldModel } from '../../model/types.js';
 import { referenceValues, sampleValue, stableUuid } from '../samples.js';
+import { alignDatesWithStatus } from '../status-dates.js';
 import type { SliceBase } from './base.js';
 import { columnValue, distinctFields, type Cell, type ColumnValue } from './values.js';
 
@@ -11,7 +12,7 @@ function seedValue(
   f: FieldModel,
   i: number,
   seed: string,
-  sampled: ReadonlyMap<FieldModel, unknown>,
+  sampled: ReadonlyMap<string, unknown>,
   base: SliceBase & { parentSeeds: ReturnType<typeof parentSeeds> },
 ): ColumnValue {
   const numbered = base.numbered.find((n) => n.property === f.name.camel);
@@ -24,48 +25,30 @@ function seedValue(
     const parent = base.parentSeeds.find((p) => p.entity === f.reference!.entity);
     return parent ? { pick: parent.ids, index: i } : { value: null };
   }
-  return columnValue(f, sampled.get(f));
+  return columnValue(f, sampled.get(f.name.camel));
 }
 
-/**
- * The sample values of row `i`'s plain fields, their dates consistent with the row's status: a
- * date named after a status the row has not reached (`shippedOn` of a `placed` order) stays
- * empty when it may, and the dates of the statuses it has passed come in their order.
- */
+/** The sample values of row `i`'s plain fields, by property, dates following its status. */
 function sampleRow(model: EntityModel, i: number, unique: ReadonlySet<FieldModel>) {
   const seed = model.name.pascal;
   const plain = model.fields.filter((f) => f.role === 'field' && !f.reference);
-  const values = new Map(
-    plain.map((f) => [f, sampleValue(f, i, seed, unique.has(f), referenceValues(model, f))]),
+  const row = new Map(
+    plain.map((f) => [
+      f.name.camel,
+      sampleValue(f, i, seed, unique.has(f), referenceValues(model, f)),
+    ]),
   );
-  const status =
-    plain.find((f) => f.type === 'enum' && /status|state|stage|phase/i.test(f.name.camel)) ??
-    plain.find((f) => f.type === 'enum');
-  const reached = status ? (status.values ?? []).indexOf(String(values.get(status))) : -1;
-  if (!status || reached < 0) return values;
-  const stem = (value: string) =>
-    value
-      .toLowerCase()
-      .replace(/e?d?$/, '')
-      .replace(/(.)\1$/, '$1');
-  const dated = plain
-    .filter((f) => (f.type === 'date' || f.type === 'date-time') && !unique.has(f))
-    .map((f) => ({
-      f,
-      step: (status.values ?? []).findIndex((v) => f.name.camel.toLowerCase().includes(stem(v))),
-    }))
-    .filter((d) => d.step >= 0)
-    .sort((a, b) => a.step - b.step);
-  const passed = dated.filter((d) => d.step <= reached || d.f.notNull);
-  // Instants sorted, each written as its field keeps it: a day, or a time in UTC.
-  const times = passed.map((d) => String(values.get(d.f))).sort();
-  passed.forEach((d, n) => {
-    const time = times[n]!;
-    if (d.f.type === 'date') values.set(d.f, time.slice(0, 10));
-    else values.set(d.f, time.length === 10 ? `${time}T09:30:00.000Z` : time);
-  });
-  for (const d of dated) if (!passed.includes(d)) values.set(d.f, null);
-  return values;
+  alignDatesWithStatus(
+    plain.map((f) => ({
+      name: f.name.camel,
+      type: f.type,
+      values: f.values,
+      nullable: !f.notNull,
+      unique: unique.has(f),
+    })),
+    row,
+  );
+  return row;
 }
 
 /** The seeds of the entities `model` references, run first: their function and id list. */

@@ -2,20 +2,24 @@
 // values it expects back, as data the template prints as literals.
 import type { EntityModel, FieldModel, MethodModel, ParamModel } from '../../model/types.js';
 import { referenceValues, sampleValue, wrongValue } from '../samples.js';
+import { alignDatesWithStatus } from '../status-dates.js';
 import { eachMethod, type SliceBase } from './base.js';
 import { eventNameOf } from './events.js';
 import { referenceSample, relationTestsView } from './relation-tests.js';
 import { arrangeState, ruleTestsView } from './rule-tests.js';
 import { distinctFields } from './values.js';
 
-/** A request body that passes validation, from sample row `row`; references name seeded rows. */
+/**
+ * A request body that passes validation, from sample row `row`; references name seeded rows, and
+ * dates follow a status the body sets.
+ */
 function validBody(
   model: EntityModel,
   params: readonly ParamModel[],
   row: number,
   unique: ReadonlySet<FieldModel>,
 ): Record<string, unknown> {
-  return Object.fromEntries(
+  const body = new Map(
     params.map((p) => [
       p.name.camel,
       p.field?.reference
@@ -29,6 +33,17 @@ function validBody(
           ),
     ]),
   );
+  alignDatesWithStatus(
+    params.map((p) => ({
+      name: p.name.camel,
+      type: p.type,
+      values: p.values,
+      nullable: !p.required,
+      unique: p.field !== undefined && unique.has(p.field),
+    })),
+    body,
+  );
+  return Object.fromEntries(body);
 }
 
 /** A value as the DTO answers it: date-times as ISO strings in UTC. */
