@@ -1,6 +1,7 @@
 // Preconditions of a method (`when: { status: draft }`): the fields it names and the values it
 // allows, checked against the spec's fields. The entity method throws a RuleViolation when one
 // does not hold.
+import { nameForms } from '../names.js';
 import type { Scope } from './params.js';
 import type { ConditionModel, FieldModel, MethodSpec } from './types.js';
 
@@ -59,7 +60,8 @@ export function resolveConditions(
       });
       continue;
     }
-    conditions.push({ field, values });
+    const rule = `${nameForms(scope.entity).camel}.${nameForms(name).camel}.${field.name.camel}`;
+    conditions.push({ field, values, rule });
   }
   return conditions;
 }

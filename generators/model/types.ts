@@ -244,6 +244,8 @@ export interface EffectModel {
 export interface ConditionModel {
   field: FieldModel;
   values: (string | boolean)[];
+  /** The code of the rule its guard clause throws: `order.place.status`. */
+  rule: string;
 }
 
 export interface MethodModel {

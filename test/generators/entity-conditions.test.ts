@@ -172,6 +172,8 @@ describe('entity spec: method preconditions (when)', () => {
           "    this.status = 'placed';",
         ].join('\n'),
       );
+      const openapi = readFileSync(join(dir, 'src/slices/orders/order.openapi.ts'), 'utf8');
+      expect(openapi).to.contain("rules: ['order.place.status']");
       const test = readFileSync(join(dir, 'test/orders.test.ts'), 'utf8');
       expect(test).to.contain("describe('place only when status is draft', () => {");
       expect(test).to.contain("update({ status: 'placed' });");

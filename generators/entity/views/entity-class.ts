@@ -79,7 +79,7 @@ const templateText = (text: string): string => text.replace(/[\\`]|\$\{/g, (m) =
  * The guard clause of a precondition: the test that it does not hold, the rule's code and the
  * message, `Place needs status draft; it is placed` (templates/entity/partials/guard.hbs).
  */
-function guard(model: EntityModel, method: MethodModel, condition: ConditionModel) {
+function guard(method: MethodModel, condition: ConditionModel) {
   const property = condition.field.name.camel;
   const values = condition.values;
   return {
@@ -88,7 +88,7 @@ function guard(model: EntityModel, method: MethodModel, condition: ConditionMode
       values.length === 1
         ? `this.${property} !== ${literal(values[0]!)}`
         : `![${values.map(literal).join(', ')}].includes(this.${property})`,
-    rule: `${model.name.camel}.${method.name.camel}.${property}`,
+    rule: condition.rule,
     needs: templateText(
       `${method.name.pascal} needs ${property} ${values.map(String).join(' or ')}`,
     ),
@@ -120,7 +120,7 @@ export function entityClassView(model: EntityModel, base: SliceBase) {
       }),
     hasGuards: model.methods.some((m) => m.when.length > 0),
     methods: eachMethod(model, base, (m) => ({
-      guards: m.when.map((c) => guard(model, m, c)),
+      guards: m.when.map((c) => guard(m, c)),
       parameters: m.params.map(parameter),
       assignments: m.effects.map((e): Assignment => ({
         property: e.field.name.camel,

@@ -25,6 +25,8 @@ export function openApiView(model: EntityModel, base: SliceBase) {
     statesSegment: m.kind === 'update' ? m.segment !== '' : m.segment !== m.name.kebab,
     statesMethod: m.kind === 'action' && m.verb !== 'POST',
     statesRequestName: m.requestName !== `${m.name.pascal}${model.name.pascal}Request`,
+    // The rule codes its preconditions' guard clauses throw (entity-class.ts), for a 409.
+    rules: m.when.map((c) => c.rule),
   }));
   const relations = model.relations;
   const referenced = [...(relations?.references ?? []), ...(relations?.links ?? [])].map(

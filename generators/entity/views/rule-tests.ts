@@ -51,7 +51,7 @@ export function ruleTestsView<M extends object>(model: EntityModel, methods: rea
       {
         ...methods[i]!,
         conditionText: m.when.map((c) => describe(c, c.values)).join(' and '),
-        rule: `${model.name.camel}.${m.name.camel}.${refusable.field.name.camel}`,
+        rule: refusable.rule,
         refused: { ...allowed, [refusable.field.column]: refusedValue(refusable) },
         refusedText: describe(refusable, [refusedValue(refusable)!]),
         allowed,

@@ -88,6 +88,9 @@ function operationObject(
     d.kind === 'delete' && referenced.has(slice.entity)
       ? `other rows still refer to this ${slice.entity} (onDelete: restrict)`
       : '',
+    (d.rules ?? []).length > 0
+      ? `a business rule refuses it in the ${slice.entity}'s current state (crud.rule_violation: ${d.rules!.join(', ')})`
+      : '',
   ].filter(Boolean);
   if (conflicts.length > 0) {
     const text = conflicts.join('; or ');

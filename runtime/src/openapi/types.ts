@@ -46,6 +46,11 @@ export interface OperationDescription {
   requestName?: string;
   /** The route requires the idempotency key header (409 on a duplicate). @default false */
   idempotent?: boolean;
+  /**
+   * Codes of the business rules that may refuse it (a `RuleViolation`, 409 crud.rule_violation),
+   * such as `order.place.status`. @default [] (none documented)
+   */
+  rules?: readonly string[];
   /** Success status. @default 201 for create, 204 for delete, 200 otherwise */
   status?: number;
   /** One-line summary. @default derived from the kind and name */

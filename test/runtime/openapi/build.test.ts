@@ -195,6 +195,22 @@ describe('OpenAPI document', () => {
     ).to.not.contain('422');
   });
 
+  it('documents 409 crud.rule_violation on an operation with business rules, naming each', () => {
+    const guarded = buildOpenApiDocument([
+      {
+        ...productSlice,
+        operations: productSlice.operations.map((op) =>
+          op.name === 'Approve' ? { ...op, rules: ['product.approve.status'] } : op,
+        ),
+      },
+    ]);
+    const conflict = operation(guarded, 'post', '/v1/products/{id}/approval').responses['409'] as {
+      description: string;
+    };
+    expect(conflict.description).to.contain('crud.rule_violation: product.approve.status');
+    expect(operation(guarded, 'put', '/v1/products/{id}').responses).to.not.have.property('409');
+  });
+
   it('leaves the idempotency parameter out of a document with no idempotent route', () => {
     const plain = buildOpenApiDocument([
       {
