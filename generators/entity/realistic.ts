@@ -28,6 +28,7 @@ const ORGANISATIONS =
 const GOODS = /product|item|article|goods|merchandise|dish|ingredient|part|component|offer|listing/;
 const TASKS = /ticket|task|issue|bug|todo|story|incident|request|job/;
 const TAGS = /tag|label|keyword/;
+const ORDERS = /order|delivery|shipment|booking|reservation|purchase/;
 const CATEGORIES = /category|department|section|genre|group/;
 
 /** A 32-bit seed from a text. */
@@ -39,6 +40,18 @@ const capitalise = (text: string) => `${text.charAt(0).toUpperCase()}${text.slic
 
 /** `OrderLine` -> `order line`. */
 const wordsOf = (pascal: string) => pascal.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+
+/** What a customer writes on an order: one of a few kinds of note, filled in by faker. */
+function deliveryNote(at: DrawContext): string {
+  const { firstName } = personOf(at);
+  return faker.helpers.arrayElement([
+    `Gift for ${firstName}, please leave out the receipt.`,
+    `Leave the parcel at ${faker.location.streetAddress()}.`,
+    `Call ${faker.phone.number({ style: 'international' })} on arrival.`,
+    `Deliver after ${faker.number.int({ min: 1, max: 6 })} pm if possible.`,
+    `Please wrap the ${faker.commerce.product().toLowerCase()} separately.`,
+  ]);
+}
 
 /** The person of a row: the same for its name, email and username fields. */
 function personOf(at: DrawContext) {
@@ -129,6 +142,9 @@ function textOf(n: string, entity: string, at: DrawContext): string | undefined 
   if (/bio|about/.test(n)) return faker.person.bio();
   if (/description|summary|details|body|content/.test(n)) {
     return GOODS.test(entity) ? faker.commerce.productDescription() : faker.lorem.sentence();
+  }
+  if (/note|comment|remark|message|instruction/.test(n) && ORDERS.test(entity)) {
+    return deliveryNote(at);
   }
   if (/note|comment|remark|message|instruction/.test(n) || at.kind === 'text') {
     return faker.lorem.sentence();
