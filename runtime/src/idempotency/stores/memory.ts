@@ -14,15 +14,28 @@ import {
 const NO_HEADERS: readonly ResponseHeader[] = Object.freeze([]);
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Composite keys up to this many characters are map keys as they are; longer ones are hashed. */
+const MAX_PLAIN_KEY = 96;
+
+/**
+ * The map key of `keyInfo`: the prefix and the composite key itself, which spares a SHA-256 per
+ * request (nothing leaves the process, so nothing needs hiding). A composite key longer than 96
+ * characters goes under its storage key (`storageKey`, 69 characters with the default prefix), so
+ * a long key or scope takes no more memory than a hashed one. The two forms never meet: a
+ * composite key holds at least three colons, the digest of a storage key none.
+ */
+function mapKey(prefix: string, keyInfo: IdempotentKeyInfo): string {
+  const composite = keyInfo.compositeKey;
+  return composite.length <= MAX_PLAIN_KEY ? `${prefix}:${composite}` : storageKey(prefix, keyInfo);
+}
 const MAX_SHARED_CONTENT_TYPES = 64;
 
 /**
- * One stored key. Replaced (never mutated) on each state change, so queue slots go stale. A
+ * One stored key. Replaced (never mutated) on each state change; the queues hold its key. A
  * completed response is kept flat (no Date objects, no wrapper object): about 200 bytes less per
  * key than holding the `CachedResponse` itself.
  */
 interface Entry {
-  readonly key: string;
   /** When this state ends: the reservation's timeout, or the response's expiry (epoch ms). */
   readonly deadline: number;
   /** The holder's token while in flight; `null` once completed. */
@@ -49,27 +62,39 @@ function responseOf(entry: Entry): CachedResponse | null {
 }
 
 /**
- * A FIFO of entries in deadline order. Reservations all live `inFlightReservationTimeoutMs` and
- * responses all live `expirationMs`, so entries pushed in time order are (nearly) sorted by
- * deadline: expiring is popping the head, O(1) per key, with no heap.
+ * A FIFO of keys and the deadlines they were queued with, in deadline order. Reservations all
+ * live `inFlightReservationTimeoutMs` and responses all live `expirationMs`, so keys pushed in
+ * time order are (nearly) sorted by deadline: expiring is popping the head, O(1) per key, with no
+ * heap. It holds keys (strings the map holds anyway) and numbers, not entries: a reservation
+ * completed a moment after it was made is garbage at once, instead of being kept by its queue slot
+ * until the in-flight timeout has passed.
  */
 class DeadlineQueue {
-  private items: Entry[] = [];
+  private keys: string[] = [];
+  private deadlines: number[] = [];
   private head = 0;
 
-  push(entry: Entry): void {
-    this.items.push(entry);
+  push(key: string, deadline: number): void {
+    this.keys.push(key);
+    this.deadlines.push(deadline);
   }
 
-  peek(): Entry | undefined {
-    return this.items[this.head];
+  /** The head's deadline; `Infinity` when the queue is empty. */
+  peekDeadline(): number {
+    return this.head < this.keys.length ? this.deadlines[this.head]! : Infinity;
+  }
+
+  /** The head's key; only when the queue is not empty. */
+  peekKey(): string {
+    return this.keys[this.head]!;
   }
 
   shift(): void {
-    this.items[this.head++] = undefined as unknown as Entry;
-    // Compact now and then, so the array does not grow without bound under steady traffic.
-    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
+    this.keys[this.head++] = '';
+    // Compact now and then, so the arrays do not grow without bound under steady traffic.
+    if (this.head >= 1024 && this.head * 2 >= this.keys.length) {
+      this.keys = this.keys.slice(this.head);
+      this.deadlines = this.deadlines.slice(this.head);
       this.head = 0;
     }
   }
@@ -143,7 +168,7 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
   checkKeyNow(keyInfo: IdempotentKeyInfo): KeyCheckResult {
     const now = Date.now();
     this.sweep(now);
-    const key = storageKey(this.timings.cachePrefix, keyInfo);
+    const key = mapKey(this.timings.cachePrefix, keyInfo);
     const current = this.entries.get(key);
     if (current && current.deadline > now) {
       return { processed: true, response: responseOf(current), fingerprint: current.fingerprint };
@@ -152,7 +177,6 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
     // The token only fences holders within this process, so a counter is enough.
     const reservation = String(++this.reserved);
     const entry: Entry = {
-      key,
       deadline: now + this.timings.inFlightReservationTimeoutMs,
       reservation,
       statusCode: IN_FLIGHT_STATUS,
@@ -163,7 +187,7 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
       fingerprint: keyInfo.fingerprint ?? null,
     };
     this.entries.set(key, entry);
-    this.reservations.push(entry);
+    this.reservations.push(key, entry.deadline);
     this.arm(entry.deadline);
     return { processed: false, reservation };
   }
@@ -182,14 +206,13 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
     createdAt: number,
     deadline: number,
   ): boolean {
-    const key = storageKey(this.timings.cachePrefix, keyInfo);
+    const key = mapKey(this.timings.cachePrefix, keyInfo);
     const current = this.entries.get(key);
     // Fencing: only the current holder completes; a reclaimed or released token writes nothing.
     if (!current || current.reservation === null || current.reservation !== reservation) {
       return false;
     }
     const entry: Entry = {
-      key,
       deadline,
       reservation: null,
       statusCode,
@@ -200,14 +223,14 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
       fingerprint: current.fingerprint,
     };
     this.entries.set(key, entry);
-    this.responses.push(entry);
+    this.responses.push(key, entry.deadline);
     this.arm(entry.deadline);
     return true;
   }
 
   /** `releaseReservation` without the promise. */
   releaseNow(keyInfo: IdempotentKeyInfo, reservation: string): void {
-    const key = storageKey(this.timings.cachePrefix, keyInfo);
+    const key = mapKey(this.timings.cachePrefix, keyInfo);
     if (this.entries.get(key)?.reservation === reservation) this.entries.delete(key);
   }
 
@@ -239,9 +262,13 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
   }
 
   private drain(queue: DeadlineQueue, now: number): void {
-    for (let entry = queue.peek(); entry && entry.deadline <= now; entry = queue.peek()) {
-      // Only delete when the map still holds this very entry (not a newer state of the key).
-      if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+    while (queue.peekDeadline() <= now) {
+      const key = queue.peekKey();
+      // Only delete an entry past its own deadline: a newer state of the key (completed, or
+      // reserved again) queued later lives on. An entry past its deadline is gone already for
+      // every reader, whichever slot finds it.
+      const entry = this.entries.get(key);
+      if (entry !== undefined && entry.deadline <= now) this.entries.delete(key);
       queue.shift();
     }
   }
@@ -265,10 +292,7 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
     this.timerAt = Infinity;
     const now = Date.now();
     this.sweep(now);
-    const next = Math.min(
-      this.reservations.peek()?.deadline ?? Infinity,
-      this.responses.peek()?.deadline ?? Infinity,
-    );
+    const next = Math.min(this.reservations.peekDeadline(), this.responses.peekDeadline());
     if (next !== Infinity) this.arm(next);
   }
 }
