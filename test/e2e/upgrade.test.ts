@@ -1,7 +1,7 @@
 // Upgrading a slice in a generated app, through the real CLI (SQLite): the user edits the entity
-// and its tests, changes the saved spec, previews with --dry-run, upgrades, migrates, and the
-// app's own tests, tsc, ESLint and Prettier pass; a collision then fails the command and names
-// the file.
+// and its tests, changes the saved spec, previews with --dry-run, upgrades, migrates, adds a
+// reference to an entity generated later, and the app's own tests, tsc, ESLint and Prettier
+// pass; a collision then fails the command and names the file.
 import { expect } from 'chai';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -83,7 +83,38 @@ describe('upgrading a slice in a generated app on sqlite', function () {
     expect(await db.knex.schema.hasColumn('products', 'note')).to.equal(true);
   });
 
-  it("passes the app's own tests, tsc, ESLint and Prettier after the upgrade", async () => {
+  it('adds a reference to an entity generated after it: column, index, foreign key', async () => {
+    const category = join(scratch.path, 'category.yaml');
+    writeFileSync(
+      category,
+      'entity: Category\nfields:\n  name: { type: string, required: true, maxLength: 80 }\n',
+    );
+    await entity(category);
+    write(
+      SPEC,
+      read(SPEC).replace(
+        'fields:\n',
+        'fields:\n  category: { type: reference, entity: Category }\n',
+      ),
+    );
+    const output = await entity(SPEC, '--dry-run');
+    expect(output).to.contain(
+      'alter table "products" add constraint "products_category_id_foreign" foreign key ("category_id") references "categories" ("id") on delete RESTRICT',
+    );
+    await entity(SPEC);
+    expect(migrations()).to.have.length(5);
+    await run('npm', ['run', 'migrate'], { cwd: app, env: env() });
+    // (sqlite_master, not a pragma: this connection's schema was read before another one migrated.)
+    const [table] = (await db.knex.raw(
+      "select sql from sqlite_master where type = 'table' and name = 'products'",
+    )) as { sql: string }[];
+    expect(table!.sql).to.contain(
+      'FOREIGN KEY (`category_id`) REFERENCES `categories` (`id`) ON DELETE RESTRICT',
+    );
+    expect(read(TESTS)).to.contain('keeps a test of my own');
+  });
+
+  it("passes the app's own tests, tsc, ESLint and Prettier after the upgrades", async () => {
     const output = await run('npm', ['test'], { cwd: app, env: env() });
     expect(output).to.contain('keeps a test of my own');
     expect(output).not.to.match(/\d+ failing/);
@@ -129,6 +160,6 @@ describe('upgrading a slice in a generated app on sqlite', function () {
     expect(failure).to.contain(`${ENTITY}: 1 conflict`);
     expect(failure).to.contain('exited with 1');
     expect(read(ENTITY)).to.match(/<<<<<<< yours\n.*on the label\n=======\n.*remark/);
-    expect(migrations()).to.have.length(4);
+    expect(migrations()).to.have.length(6);
   });
 });
