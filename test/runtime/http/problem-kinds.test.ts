@@ -3,12 +3,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import express from 'express';
+import request from 'supertest';
 import {
   HttpProblemCode,
   PROBLEM_TYPE_PREFIX,
   problemDetails,
   ProblemError,
   problemKinds,
+  sendProblem,
   shapeProblem,
   type ProblemCode,
   type ProblemKind,
@@ -121,6 +124,33 @@ describe('problem kinds', () => {
     expect(own.toProblem()).to.include({ type: 'https://shop.test/full', code: 'shop.full' });
     expect(shapeProblem({ title: '', status: 409, code: 'shop.other' }).type).to.equal(
       'about:blank',
+    );
+  });
+
+  it('sends a problem made by hand in the one shape, with the request URL as instance', async () => {
+    const app = express();
+    app.get('/orders/:id', (_req, res) => {
+      sendProblem(res, {
+        title: '',
+        status: 409,
+        detail: 'taken',
+        fields: ['sku'],
+        code: 'crud.duplicate',
+      });
+    });
+    const res = await request(app).get('/orders/7?view=full');
+    expect(res.status).to.equal(409);
+    expect(res.type).to.equal('application/problem+json');
+    expect(res.text).to.equal(
+      JSON.stringify({
+        type: 'urn:slicekit:problem:duplicate',
+        title: 'Conflict',
+        status: 409,
+        detail: 'taken',
+        instance: '/orders/7?view=full',
+        code: 'crud.duplicate',
+        fields: ['sku'],
+      }),
     );
   });
 });
