@@ -1,6 +1,6 @@
 // The last middlewares of the app: a known path asked with another method is 405, unknown routes
 // are 404, and every error becomes an RFC 9457 problem+json response that never leaks internals.
-// Every problem has the members and codes listed in the runtime's docs/problems.md.
+// Every problem has the members and codes listed in node_modules/slicekit/docs/problems.md.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { answerDatabaseUnavailable } from '@slicekit/runtime/database';
 import {
