@@ -269,7 +269,8 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
                 ...(typeof answers.base === 'string' && answers.base
                   ? { baseSpec: answers.base }
                   : {}),
-                ...(at ? { now } : {}),
+                // Stamped in the run's dependency order, after the migrations it depends on.
+                now,
               })
             : entityActions({
                 model,

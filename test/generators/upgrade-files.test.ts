@@ -308,6 +308,27 @@ describe('upgrading a slice with relations', () => {
     expect(migrations()).to.have.length(4);
   });
 
+  it('stamps the upgrade after the create migration of an entity it now references, made in the same run', async () => {
+    const specs = join(dir, 'next');
+    mkdirSync(specs);
+    writeFileSync(
+      join(specs, 'vendor.yaml'),
+      'entity: Vendor\nfields:\n  name: { type: string, required: true, maxLength: 80 }\n',
+    );
+    writeFileSync(
+      join(specs, 'note.yaml'),
+      NOTE.replace('fields:\n', 'fields:\n  vendor: { type: reference, entity: Vendor }\n'),
+    );
+    // No `now`: the run's own clock, as on the command line.
+    const result = await run(dir, { specFile: specs });
+    expect(result.failures).to.deep.equal([]);
+    const added = migrations().filter((m) => /_(create_vendors|alter_notes)\.ts$/.test(m));
+    expect(added.map((m) => m.replace(/^\d+_/, ''))).to.deep.equal([
+      'create_vendors.ts',
+      'alter_notes.ts',
+    ]);
+  });
+
   it('refuses a required reference added to a table that may hold rows, naming the way out', async () => {
     const error = await refusal(
       NOTE.replace(
