@@ -24,6 +24,9 @@ export interface FingerprintParts {
   extra?: unknown;
 }
 
+const NO_FIELDS: readonly string[] = Object.freeze([]);
+const NO_PARTS: FingerprintParts = Object.freeze({});
+
 /** Computes a request's fingerprint; the guard compares the strings for equality only. */
 export type RequestFingerprint = (req: Request) => string;
 
@@ -57,14 +60,14 @@ function bodyForm(body: unknown, ignore: readonly string[]): string {
  * options.requestFingerprint = (req) =>
  *   fingerprintRequest(req, { ignoreBodyFields: ['sentAt'], extra: req.get('Api-Version') });
  */
-export function fingerprintRequest(req: Request, parts: FingerprintParts = {}): string {
+export function fingerprintRequest(req: Request, parts: FingerprintParts = NO_PARTS): string {
   const head = `${req.method}\n${req.originalUrl}\n`;
   const extra = parts.extra === undefined ? '' : `\n${canonicalJson(parts.extra) ?? ''}`;
   const body: unknown = req.body;
   if (Buffer.isBuffer(body)) {
     return createHash('sha256').update(head).update('b').update(body).update(extra).digest('hex');
   }
-  return hash('sha256', head + bodyForm(body, parts.ignoreBodyFields ?? []) + extra, 'hex');
+  return hash('sha256', head + bodyForm(body, parts.ignoreBodyFields ?? NO_FIELDS) + extra, 'hex');
 }
 
 /** The default `requestFingerprint` option: `fingerprintRequest` with nothing left out. */

@@ -38,6 +38,8 @@ class KeyInfo implements IdempotentKeyInfo {
   readonly safeKey: string;
   private storedUnder: string | undefined = undefined;
   private storedPrefix: string | undefined = undefined;
+  private heldUnder: string | undefined = undefined;
+  private heldPrefix: string | undefined = undefined;
 
   constructor(
     readonly idempotentKey: string | null,
@@ -57,6 +59,41 @@ class KeyInfo implements IdempotentKeyInfo {
     }
     return this.storedUnder!;
   }
+
+  inProcessKey(cachePrefix: string): string {
+    if (this.heldPrefix !== cachePrefix) {
+      this.heldUnder = makeInProcessKey(cachePrefix, this);
+      this.heldPrefix = cachePrefix;
+    }
+    return this.heldUnder!;
+  }
+}
+
+/** Composite keys up to this many characters are in-process keys as they are; longer ones are hashed. */
+const MAX_PLAIN_KEY = 96;
+
+function makeInProcessKey(cachePrefix: string, keyInfo: Pick<IdempotentKeyInfo, 'compositeKey'>) {
+  const composite = keyInfo.compositeKey;
+  return composite.length <= MAX_PLAIN_KEY
+    ? `${cachePrefix}:${composite}`
+    : storageKey(cachePrefix, keyInfo);
+}
+
+/**
+ * The key the memory store keeps an entry under: the prefix and the composite key itself, which
+ * spares a SHA-256 per request (nothing leaves the process, so nothing needs hiding). A composite
+ * key longer than 96 characters goes under its storage key (`storageKey`, 69 characters with the
+ * default prefix), so a long key or scope takes no more memory than a hashed one. The two forms
+ * never meet: a composite key holds at least three colons, the digest of a storage key none. Like
+ * the storage key, it is made once per request.
+ */
+export function inProcessKey(
+  cachePrefix: string,
+  keyInfo: Pick<IdempotentKeyInfo, 'compositeKey'>,
+): string {
+  return keyInfo instanceof KeyInfo
+    ? keyInfo.inProcessKey(cachePrefix)
+    : makeInProcessKey(cachePrefix, keyInfo);
 }
 
 /** `<cachePrefix>:<sha256 hex of compositeKey>`. */

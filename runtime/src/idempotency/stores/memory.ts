@@ -1,8 +1,8 @@
 // The in-process idempotency store, the default: atomic within one process, nothing kept past
 // its expiry, and memory bounded by the keys still inside their window.
+import { inProcessKey } from '../key-info.js';
 import {
   IN_FLIGHT_STATUS,
-  storageKey,
   type CachedResponse,
   type IdempotencyKeyStore,
   type IdempotentKeyInfo,
@@ -14,20 +14,6 @@ import {
 const NO_HEADERS: readonly ResponseHeader[] = Object.freeze([]);
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** Composite keys up to this many characters are map keys as they are; longer ones are hashed. */
-const MAX_PLAIN_KEY = 96;
-
-/**
- * The map key of `keyInfo`: the prefix and the composite key itself, which spares a SHA-256 per
- * request (nothing leaves the process, so nothing needs hiding). A composite key longer than 96
- * characters goes under its storage key (`storageKey`, 69 characters with the default prefix), so
- * a long key or scope takes no more memory than a hashed one. The two forms never meet: a
- * composite key holds at least three colons, the digest of a storage key none.
- */
-function mapKey(prefix: string, keyInfo: IdempotentKeyInfo): string {
-  const composite = keyInfo.compositeKey;
-  return composite.length <= MAX_PLAIN_KEY ? `${prefix}:${composite}` : storageKey(prefix, keyInfo);
-}
 const MAX_SHARED_CONTENT_TYPES = 64;
 
 /**
@@ -168,7 +154,7 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
   checkKeyNow(keyInfo: IdempotentKeyInfo): KeyCheckResult {
     const now = Date.now();
     this.sweep(now);
-    const key = mapKey(this.timings.cachePrefix, keyInfo);
+    const key = inProcessKey(this.timings.cachePrefix, keyInfo);
     const current = this.entries.get(key);
     if (current && current.deadline > now) {
       return { processed: true, response: responseOf(current), fingerprint: current.fingerprint };
@@ -206,7 +192,7 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
     createdAt: number,
     deadline: number,
   ): boolean {
-    const key = mapKey(this.timings.cachePrefix, keyInfo);
+    const key = inProcessKey(this.timings.cachePrefix, keyInfo);
     const current = this.entries.get(key);
     // Fencing: only the current holder completes; a reclaimed or released token writes nothing.
     if (!current || current.reservation === null || current.reservation !== reservation) {
@@ -230,7 +216,7 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
 
   /** `releaseReservation` without the promise. */
   releaseNow(keyInfo: IdempotentKeyInfo, reservation: string): void {
-    const key = mapKey(this.timings.cachePrefix, keyInfo);
+    const key = inProcessKey(this.timings.cachePrefix, keyInfo);
     if (this.entries.get(key)?.reservation === reservation) this.entries.delete(key);
   }
 
