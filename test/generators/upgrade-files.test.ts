@@ -390,6 +390,36 @@ describe('upgrading a slice with relations', () => {
     expect(error!.message).to.contain('customer_id refers to suppliers instead of customers');
   });
 
+  it('upgrades an app without base copies from an earlier spec with relations, adding none again', async () => {
+    rmSync(join(dir, '.slicekit'), { recursive: true });
+    const earlier = join(dir, 'specs/note.yaml');
+    const result = await upgrade(
+      NOTE.replace('fields:\n', 'fields:\n  summary: { type: string, maxLength: 200 }\n'),
+      { base: earlier },
+    );
+    expect(result.failures).to.deep.equal([]);
+    const migration = read('migrations/20250203040506_alter_notes.ts');
+    expect(migration).to.contain("table.string('summary', 200);");
+    expect(migration).not.to.contain('foreign');
+    expect(migration).not.to.contain('note_tags');
+    const schema = JSON.parse(read('.slicekit/slices/notes/schema.json'));
+    expect(schema.foreignKeys.map((k: { column: string }) => k.column)).to.deep.equal([
+      'customer_id',
+    ]);
+  });
+
+  it('prints the join table a removed many-to-many drops, on each database', async () => {
+    const result = await upgrade(
+      NOTE.replace('  tags: { type: reference, entity: Tag, many: true }\n', ''),
+      { 'dry-run': true },
+    );
+    const plan = result.changes[0]!.path;
+    expect(plan).to.contain('- join table note_tags');
+    expect(plan).to.contain('drop table `note_tags`;');
+    expect(plan).to.contain('drop table "note_tags";');
+    expect(plan).to.contain('note_tags (the join table of a many-to-many to tags) is dropped');
+  });
+
   it('takes the relations of a schema.json that did not record them from the saved spec', async () => {
     const file = join(dir, '.slicekit/slices/notes/schema.json');
     const schema = JSON.parse(readFileSync(file, 'utf8'));
