@@ -3,7 +3,7 @@
 // mean"), a broken spec is reported in one round in the project's words, and a run that has to
 // keep every file of a slice says so and exits non-zero, through node-plop and through plop's CLI.
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIELD_KINDS } from '@slicekit/runtime/fields';
@@ -43,6 +43,55 @@ function plopEntity(app: string, ...args: string[]) {
     },
   );
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/**
+ * `npx plop entity` in `app`, answering its prompts as a user types: each answer is sent once the
+ * text before it (a prompt, or the message refusing the previous answer) has been printed.
+ */
+function typeAnswers(
+  app: string,
+  steps: readonly [after: string, answer: string][],
+): Promise<{ status: number | null; output: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(
+      process.execPath,
+      [join(repoRoot, 'node_modules/plop/bin/plop.js'), 'entity'],
+      {
+        cwd: app,
+        env: appEnv({ NODE_OPTIONS: '--conditions=slicekit-source --import tsx' }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    let seen = 0;
+    let next = 0;
+    const read = (chunk: Buffer) => {
+      // eslint-disable-next-line no-control-regex
+      output += chunk.toString('utf8').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+      // inquirer wraps long messages: match across line ends.
+      const text = output.replace(/\s+/g, ' ');
+      while (next < steps.length) {
+        const [after, answer] = steps[next]!;
+        const at = text.indexOf(after, seen);
+        if (at < 0) break;
+        seen = at + after.length;
+        next++;
+        // A refused answer stays on its line to be edited: Ctrl-U clears it first.
+        child.stdin.write(`\x15${answer}\n`);
+      }
+      if (next === steps.length) child.stdin.end();
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    // Never left waiting for an answer the test does not give.
+    const timer = setTimeout(() => child.kill(), 45_000);
+    child.on('error', fail);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      done({ status, output });
+    });
+  });
 }
 
 // A spec with three mistakes of three kinds: a misspelled key, a value not allowed, and a name
@@ -173,6 +222,36 @@ describe('entity generator mistakes, reported once', function () {
       expect(cli.output.split(`- ${path}:`).length - 1, path).to.equal(1);
     }
     expect(existsSync(join(app, 'src/slices/products'))).to.equal(false);
+  });
+
+  it('refuses a wrong type at the fields prompt of plop, and asks again, keeping the answers', async () => {
+    const { status, output } = await typeAnswers(app, [
+      ['Spec file', ''],
+      ['Entity name', 'Customer'],
+      ['Fields', 'email:strng!, name:string(100)'],
+      // Refused at once, with the fix and the types; typed again at the same prompt.
+      ['did you mean string?', 'email:string!, name:string(100)'],
+      ['Constructor parameters', 'email, nmae'],
+      ['did you mean name?', 'email, name'],
+      ['Update methods', 'Rename(name)'],
+      ['Actions', ''],
+      ['DTO', ''],
+      ['Audited', ''],
+      ['Owned', ''],
+      ['Events', ''],
+      ['idempotency key', ''],
+      ['Plural', ''],
+      ['Table name', ''],
+      ['URL segment', ''],
+      ['Validate request bodies', ''],
+    ]);
+    expect(status, output).to.equal(0);
+    const shown = output.replace(/\s+/g, ' ');
+    expect(shown).to.contain('>> fields.email.type: "strng" is not allowed');
+    expect(shown).to.contain(`use one of ${FIELD_KINDS.join(', ')}`);
+    const saved = readFileSync(join(app, 'src/slices/customers/customer.entity.yaml'), 'utf8');
+    expect(saved).to.contain('type: string').and.to.contain('maxLength: 100');
+    expect(saved).to.contain('Rename');
   });
 
   it('says what it kept and why, and exits non-zero, when a changed spec finds every file of a slice without its saved spec', async () => {
