@@ -1,11 +1,12 @@
 // A slice upgraded step by step through relation changes, each step's ALTER migration run on
 // SQLite, PostgreSQL and MySQL over tables holding rows: a reference added (column, index,
-// foreign key), a many-to-many added (join table), an enum value added (SQLite's rebuild keeps the
-// foreign key), a unique field and the reference renamed (their index and key made again under
-// the new names, so that dropping `unique` next finds it), and both references removed
-// (refused, then accepted). After each: the rows stay, the new shape answers over HTTP (a bad
-// reference is 422 crud.invalid_reference), and `down` gives back the columns, indexes, foreign
-// keys and tables as they were.
+// foreign key), a many-to-many added (join table), an enum value added (SQLite's rebuild keeps
+// the foreign key), a unique field and the reference renamed (their index and key made again
+// under the new names, so that dropping `unique` next finds it), both references removed
+// (refused, then accepted), and a reference to the table itself added (a tree). After each: the
+// rows stay, the new shape answers over HTTP (a bad reference is 422 crud.invalid_reference), and
+// `down` gives back the columns, indexes, foreign keys and tables as they were. A required
+// reference, accepted, is added to an empty table and fails on one with rows.
 import { expect } from 'chai';
 import express, { type Express } from 'express';
 import type { Knex } from 'knex';
@@ -64,6 +65,16 @@ const steps = [
   {
     name: 'removes both references once the data loss is accepted',
     spec: withArchived(spec(field.title, field.ref.replace(', unique: true', ''))),
+  },
+  {
+    name: 'adds a reference to its own table (a tree)',
+    spec: withArchived(
+      spec(
+        field.title,
+        field.ref.replace(', unique: true', ''),
+        '  parent: { type: reference, entity: Note, inverse: children }',
+      ),
+    ),
   },
 ];
 
@@ -253,7 +264,9 @@ describe('upgrading a slice through relation changes: the migrations', () => {
     const schema = JSON.parse(
       readFileSync(join(dir, '.slicekit/slices/notes/schema.json'), 'utf8'),
     );
-    expect(schema.foreignKeys).to.deep.equal([]);
+    expect(schema.foreignKeys).to.deep.equal([
+      { column: 'parent_id', table: 'notes', onDelete: 'RESTRICT' },
+    ]);
     expect(schema.joinTables).to.deep.equal([]);
   });
 });
@@ -374,6 +387,18 @@ describeEachDatabase('upgrading a slice through relation changes', (db) => {
           expect(old.body).not.to.have.property('clientId');
           expect(old.body).not.to.have.property('tags');
           await create({ title: 'Plain again', ref: 'N-9' });
+          break;
+        }
+        case 6: {
+          expect(after.keys).to.deep.equal(['parent_id>notes:RESTRICT']);
+          expect(old.body.parentId).to.equal(null);
+          const child = await create({ title: 'A child', parentId: notes[0] });
+          expect(child['parentId']).to.equal(notes[0]);
+          const children = await request(app).get(`/v1/notes/${notes[0]}/children`);
+          expect(children.status, JSON.stringify(children.body)).to.equal(200);
+          expect(JSON.stringify(children.body)).to.contain(child['id'] as string);
+          const refused = await create({ title: 'An orphan', parentId: MISSING }, 422);
+          expect(refused['code']).to.equal('crud.invalid_reference');
           break;
         }
       }
