@@ -20,10 +20,9 @@ import { hasRelations } from './views/relations.js';
 import { sliceExists, upgradeActions } from '../upgrade/actions.js';
 import { registerHelpers } from '../helpers.js';
 import { kebabCase, pascalCase, pluralize, snakeCase } from '../names.js';
-import { specFromAnswers, type CompactAnswers } from '../model/compact.js';
+import { resolveAnswers, specFromAnswers, type CompactAnswers } from '../model/compact.js';
 import { EntitySpecError } from '../model/errors.js';
 import { loadSpecFile } from '../model/load.js';
-import { resolveSpec } from '../model/resolve.js';
 import type { EntityModel } from '../model/types.js';
 
 /** What the generator's actions accept (prompt answers, bypass arguments or a program's object). */
@@ -81,8 +80,8 @@ export function modelFromAnswers(answers: EntityAnswers): { model: EntityModel; 
     const { model, text } = loadSpecFile(path);
     return { model, specText: text };
   }
+  const model = resolveAnswers(answers, 'the spec from the answers');
   const spec = specFromAnswers(answers, 'the spec from the answers');
-  const model = resolveSpec(spec, 'the spec from the answers');
   const header = `# ${model.name.pascal}: the entity spec this slice was generated from (docs/entity-spec.md).\n# Regenerate with: npx plop entity -- --spec src/slices/${model.folder}/${model.name.kebab}.entity.yaml --force\n`;
   return { model, specText: header + YAML.stringify(spec) };
 }

@@ -3,10 +3,9 @@
 // prompt with every answer lost. The same checks as a spec file's run (../model/resolve.ts).
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { specFromAnswers, type CompactAnswers } from '../model/compact.js';
+import { resolveAnswers, type CompactAnswers } from '../model/compact.js';
 import { EntitySpecError, type SpecProblem } from '../model/errors.js';
 import { loadSpecFile } from '../model/load.js';
-import { resolveSpec } from '../model/resolve.js';
 
 /** The prompts describing the entity, each with the spec keys (and argument paths) it answers. */
 const ANSWERED = {
@@ -56,7 +55,7 @@ export function checkAnswer(
     given.owned ??= true;
   }
   try {
-    resolveSpec(specFromAnswers(given, 'the answers'), 'the answers');
+    resolveAnswers(given, 'the answers');
     return true;
   } catch (error) {
     if (!(error instanceof EntitySpecError)) throw error;

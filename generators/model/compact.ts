@@ -2,9 +2,11 @@
 // then goes through the same checks as a spec file. docs/entity-spec.md shows each form.
 import { FIELD_KINDS, fieldKinds, isFieldKind } from '@slicekit/runtime/fields';
 import { didYouMean, EntitySpecError, type SpecProblem } from './errors.js';
+import { resolveSpec } from './resolve.js';
 import type {
   ActionSpec,
   EffectSpec,
+  EntityModel,
   EntitySpec,
   EventSpec,
   FieldSpec,
@@ -206,6 +208,46 @@ const yes = (v: boolean | string | undefined, fallback: boolean): boolean =>
 
 /** Builds a spec from compact answers; throws EntitySpecError naming the answer at fault. */
 export function specFromAnswers(answers: CompactAnswers, source = 'the answers'): EntitySpec {
+  const { spec, problems } = parseAnswers(answers);
+  if (problems.length > 0) throw new EntitySpecError(source, problems);
+  return spec;
+}
+
+/**
+ * Checks and resolves compact answers. Problems of form (`--fields[0]: "strng!(" is not a type`)
+ * and problems of meaning of the other answers come in one report.
+ *
+ * @example
+ * const model = resolveAnswers({ name: 'Customer', fields: 'email:string!' }, 'the answers');
+ */
+export function resolveAnswers(answers: CompactAnswers, source: string): EntityModel {
+  const { spec, problems } = parseAnswers(answers);
+  if (problems.length === 0) return resolveSpec(spec, source);
+  // The meaning of an answer whose form is wrong (a field, or a whole other answer) is not
+  // checked: it would echo the problem.
+  const fieldNames = splitTop(answers.fields ?? '').map((item) => item.split(':')[0]!.trim());
+  const broken = problems.map((p) => {
+    const [, key = '', index] = /^--([a-z]+)(?:\[(\d+)\])?/.exec(p.path) ?? [];
+    return key === 'fields' && index !== undefined ? `fields.${fieldNames[Number(index)]}` : key;
+  });
+  if (broken.includes('updates') || broken.includes('actions')) broken.push('idempotent');
+  const echoes = (path: string) =>
+    broken.some((b) => path === b || path.startsWith(`${b}.`) || path.startsWith(`${b}[`));
+  let meaning: readonly SpecProblem[] = [];
+  try {
+    resolveSpec(spec, source);
+  } catch (error) {
+    if (!(error instanceof EntitySpecError)) throw error;
+    meaning = error.problems.filter((p) => !echoes(p.path));
+  }
+  throw new EntitySpecError(source, [...problems, ...meaning]);
+}
+
+/** The spec compact answers describe, as far as their form allows, and the problems of form. */
+export function parseAnswers(answers: CompactAnswers): {
+  spec: EntitySpec;
+  problems: SpecProblem[];
+} {
   const problems: SpecProblem[] = [];
   const fields: Record<string, FieldSpec> = {};
   splitTop(answers.fields ?? '').forEach((item, i) => {
@@ -256,13 +298,12 @@ export function specFromAnswers(answers: CompactAnswers, source = 'the answers')
     return [{ operation: match[1] as EventSpec['operation'], fields: splitTop(match[2] ?? '') }];
   });
   const idempotent = splitTop(answers.idempotent ?? '');
-  if (problems.length > 0) throw new EntitySpecError(source, problems);
   const create = answers.create?.trim() ? splitTop(answers.create) : undefined;
   const named = (['plural', 'table', 'resource'] as const).flatMap((key) => {
     const value = answers[key]?.trim();
     return value ? [[key, value] as const] : [];
   });
-  return {
+  const spec: EntitySpec = {
     entity: (answers.name ?? '').trim(),
     // Checked with the rest of the spec, like the same keys of a spec file.
     ...Object.fromEntries(named),
@@ -282,4 +323,5 @@ export function specFromAnswers(answers: CompactAnswers, source = 'the answers')
     // Checked with the rest of the spec: each must be a mutating CrudOp.
     ...(idempotent.length ? { idempotent: idempotent as EntitySpec['idempotent'] } : {}),
   };
+  return { spec, problems };
 }

@@ -1,6 +1,6 @@
 // Reference data: the fixed rows a spec declares, checked against the entity's own fields and
 // completed with their defaults.
-import type { SpecProblem } from './errors.js';
+import { didYouMean, nameOneOf, type SpecProblem } from './errors.js';
 import { valueProblem } from './fields.js';
 import type { EntityModel, FieldModel, ReferenceDataSpec } from './types.js';
 
@@ -34,7 +34,7 @@ export function resolveReferenceData(
       problems.push({
         path,
         message: `"${name}" is not a field`,
-        fix: `name one of ${[...byName.keys()].join(', ')}`,
+        fix: nameOneOf(name, [...byName.keys()]),
       });
     } else if (['json', 'text'].includes(field.type)) {
       problems.push({
@@ -52,7 +52,7 @@ export function resolveReferenceData(
         problems.push({
           path: `referenceData.rows[${i}].${name}`,
           message: `"${name}" is not a field`,
-          fix: `use the fields ${[...byName.keys()].join(', ')}`,
+          fix: `${didYouMean(name, [...byName.keys()])}use the fields ${[...byName.keys()].join(', ')}`,
         });
       }
     }

@@ -3,7 +3,7 @@
 // migration order could create), resolved into plain data for the views, and the order in which
 // entities must be generated and migrated (every referenced entity first).
 import { stableUuid } from '@slicekit/runtime/fields';
-import { EntitySpecError, type SpecProblem } from './errors.js';
+import { didYouMean, EntitySpecError, nameOneOf, type SpecProblem } from './errors.js';
 import { cycleProblems, referencesOf, routeProblems } from './relation-checks.js';
 import type {
   EntityRelations,
@@ -62,7 +62,10 @@ function shown(
     problems.push({
       path: `${path}.show[${i}]`,
       message: `"${name}" is not a field of ${target.name.pascal}'s DTO`,
-      fix: `name one of ${available.map((f) => f.name.camel).join(', ')} (its id is always shown)`,
+      fix: `${nameOneOf(
+        name,
+        available.map((f) => f.name.camel),
+      )} (its id is always shown)`,
     });
     return [];
   });
@@ -89,6 +92,7 @@ function checkEntity(
         path: `${path}.entity`,
         message: `${ref.entity} is not an entity of this app yet`,
         fix:
+          didYouMean(ref.entity, [...byName.keys()]) +
           `generate ${ref.entity} first (npx plop entity -- --spec <${ref.entity} spec>), or both ` +
           `at once (npx plop entity -- --spec <folder holding both specs>)`,
       });

@@ -224,6 +224,33 @@ describe('entity generator mistakes, reported once', function () {
     expect(existsSync(join(app, 'src/slices/products'))).to.equal(false);
   });
 
+  it('reports bypass arguments with problems of form and of meaning in one round', async () => {
+    const generator = await entityGenerator(join(scratch.path, 'unused'));
+    const error = await generator
+      .runActions({
+        name: 'Customer',
+        fields: 'email:Strng!, age:intger',
+        create: 'email, agee',
+        idempotent: 'Craete',
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).to.be.instanceOf(EntitySpecError);
+    expect((error as EntitySpecError).problems.map((p) => p.path)).to.deep.equal([
+      '--fields[0]',
+      'fields.age.type',
+      'idempotent[0]',
+      'create[1]',
+    ]);
+    expect((error as EntitySpecError).problems.map((p) => p.fix)).to.satisfy((fixes: string[]) =>
+      ['string?', 'integer?', 'Create?', 'age?'].every((guess, i) =>
+        fixes[i]!.startsWith(`did you mean ${guess}`),
+      ),
+    );
+  });
+
   it('refuses a wrong type at the fields prompt of plop, and asks again, keeping the answers', async () => {
     const { status, output } = await typeAnswers(app, [
       ['Spec file', ''],
