@@ -10,6 +10,8 @@ import { FIELD_KINDS } from '@slicekit/runtime/fields';
 import nodePlop from 'node-plop';
 import { registerEntityGenerator } from '../../generators/entity/index.js';
 import { EntitySpecError } from '../../generators/model/errors.js';
+import { resolveSpec } from '../../generators/model/resolve.js';
+import { entitySpecSchema } from '../../generators/model/schema.js';
 import { productSpec } from '../../scripts/generate.js';
 import { appEnv, repoRoot, scratchFolder } from '../e2e/support/workspace.js';
 
@@ -175,6 +177,82 @@ describe('entity prompts', () => {
       scratch.remove();
     }
   });
+});
+
+/** The ajv keywords the spec schema uses. */
+function keywordsOf(schema: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(schema)) schema.forEach((s) => keywordsOf(s, found));
+  else if (schema && typeof schema === 'object') {
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === 'properties') Object.values(value).forEach((s) => keywordsOf(s, found));
+      else if (key !== 'fix') {
+        found.add(key);
+        keywordsOf(value, found);
+      }
+    }
+  }
+  return found;
+}
+
+describe('spec problems, in the words of the project', () => {
+  const base = { entity: 'Order', fields: { status: { type: 'enum', values: ['draft', 'live'] } } };
+  const withField = (field: object) => ({ ...base, fields: { ...base.fields, x: field } });
+  // One spec per ajv keyword of the schema, and the path its problem names.
+  const mistakes: Record<string, [spec: object, path: string]> = {
+    additionalProperties: [{ ...base, colour: 'red' }, 'colour'],
+    required: [withField({ maxLength: 3 }), 'fields.x.type'],
+    type: [{ ...base, audited: 'yes' }, 'audited'],
+    enum: [withField({ type: 'strng' }), 'fields.x.type'],
+    const: [
+      { ...base, actions: [{ name: 'Place', effects: [{ set: 'status', now: false }] }] },
+      'actions[0].effects[0].now',
+    ],
+    pattern: [{ ...base, table: 'Bad-Name' }, 'table'],
+    minimum: [withField({ type: 'string', maxLength: 0 }), 'fields.x.maxLength'],
+    maximum: [withField({ type: 'decimal', precision: 16 }), 'fields.x.precision'],
+    minLength: [
+      withField({ type: 'string', sequence: { format: '' } }),
+      'fields.x.sequence.format',
+    ],
+    minItems: [withField({ type: 'enum', values: [] }), 'fields.x.values'],
+    uniqueItems: [{ ...base, idempotent: ['Create', 'Create'] }, 'idempotent'],
+    minProperties: [{ ...base, fields: {} }, 'fields'],
+    propertyNames: [{ ...base, fields: { 'Bad Name': { type: 'string' } } }, 'fields'],
+    oneOf: [{ ...base, create: [3] }, 'create[0]'],
+    anyOf: [
+      { ...base, actions: [{ name: 'Place', when: { status: { a: 1 } } }] },
+      'actions[0].when.status',
+    ],
+  };
+  // Keywords that never report a problem of their own.
+  const structural = ['properties', 'items', 'additionalItems', 'default', 'description'];
+
+  it('has a mistake below for every keyword the schema uses', () => {
+    const used = [...keywordsOf(entitySpecSchema)].filter((k) => !structural.includes(k));
+    expect(used.filter((k) => !(k in mistakes))).to.deep.equal([]);
+  });
+
+  for (const [keyword, [spec, path]] of Object.entries(mistakes)) {
+    it(`names a ${keyword} mistake with its path and fix, never in ajv's words`, function () {
+      if (!keywordsOf(entitySpecSchema).has(keyword)) this.skip();
+      let error: unknown;
+      try {
+        resolveSpec(spec, 'spec.yaml');
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).to.be.instanceOf(EntitySpecError);
+      const { problems } = error as EntitySpecError;
+      expect(problems.map((p) => p.path)).to.include(path);
+      for (const problem of problems) {
+        // ajv's own phrasings, which a user of the spec should never read.
+        expect(problem.message).not.to.match(
+          /must NOT|must match|must be equal|must have|must be [<>]=|must be (string|number|integer|boolean|array|object|null)\b|must pass/,
+        );
+        expect(problem.fix).not.to.equal('');
+      }
+    });
+  }
 });
 
 describe('entity generator mistakes, reported once', function () {
