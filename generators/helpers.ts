@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NodePlopAPI } from 'plop';
 import { literal, quote } from './entity/literal.js';
-import { camelCase, kebabCase, pascalCase, pluralize, snakeCase } from './names.js';
+import { camelCase, kebabCase, pascalCase, pluralize, snakeCase, withArticle } from './names.js';
 
 const nameHelpers: Record<string, (text: string) => string> = {
   slicekitPascal: pascalCase,
@@ -14,6 +14,8 @@ const nameHelpers: Record<string, (text: string) => string> = {
   slicekitKebab: kebabCase,
   slicekitSnake: snakeCase,
   slicekitPlural: pluralize,
+  /** `{{slicekitA entity.pascal}}`: `a Product`, `an Order`. */
+  slicekitA: withArticle,
 };
 
 /** `{{{slicekitLiteral value}}}` prints any value as a TypeScript expression, `{{{slicekitQuote text}}}` a string. */

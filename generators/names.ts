@@ -42,6 +42,16 @@ export function pluralize(name: string): string {
   return pascalCase([...parts, pluralizeWord.plural(last)].join(' '));
 }
 
+/**
+ * The name after its indefinite article, by its first sound as far as spelling tells it: `an
+ * Order`, `an enum`, `a product`, `a url`, `a uuid`, `a unit` (a `u` read as "you" takes `a`).
+ *
+ * @example
+ * withArticle('order line') // 'an order line'
+ */
+export const withArticle = (text: string): string =>
+  `${/^(?:[aeio]|u(?!r|s|u|ni|ti))/i.test(text) ? 'an' : 'a'} ${text}`;
+
 /** Every form of one name, computed once. */
 export interface NameForms {
   pascal: string;

@@ -1,6 +1,6 @@
 // Fields: per-type rules (which constraints a type takes, defaults that fit it) and the stored
 // fields slicekit adds: id, ownedBy and the four audit fields.
-import { nameForms, snakeCase } from '../names.js';
+import { nameForms, snakeCase, withArticle } from '../names.js';
 import type { SpecProblem } from './errors.js';
 import {
   FIELD_KINDS,
@@ -46,7 +46,7 @@ export function constraintProblems(
     if (spec[key] !== undefined && !taken.includes(key)) {
       problems.push({
         path: `${path}.${key}`,
-        message: `does not apply to a ${type}`,
+        message: `does not apply to ${withArticle(type)}`,
         fix:
           key === 'values'
             ? 'remove it, or make the type enum'

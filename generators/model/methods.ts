@@ -1,7 +1,7 @@
 // Effects and methods: the update methods and actions of a spec, checked against the fields they
 // set and the parameters they take (params.ts).
 import { fieldKinds } from '@slicekit/runtime/fields';
-import { kebabCase, nameForms } from '../names.js';
+import { kebabCase, nameForms, withArticle } from '../names.js';
 import { resolveConditions } from './conditions.js';
 import { valueProblem } from './fields.js';
 import { resolveParams, type Scope } from './params.js';
@@ -107,7 +107,7 @@ function resolveEffects(
         scope.problems.push({
           path: `${at}.value`,
           message: `${JSON.stringify(effect.value)} is ${why}`,
-          fix: `give a value a ${field.type} field can hold`,
+          fix: `give a value ${withArticle(field.type)} field can hold`,
         });
         return;
       }

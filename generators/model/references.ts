@@ -3,7 +3,7 @@
 // the id list `tagIds` kept in a join table. What they refer to is checked against the other
 // entities of the app in relations.ts; here only what one spec can tell.
 import pluralizeWord from 'pluralize';
-import { nameForms, snakeCase } from '../names.js';
+import { nameForms, snakeCase, withArticle } from '../names.js';
 import type { SpecProblem } from './errors.js';
 import type { FieldModel, FieldSpec } from './types.js';
 
@@ -23,7 +23,11 @@ export function referenceProblems(path: string, name: string, spec: FieldSpec): 
   if (spec.type !== 'reference') {
     for (const key of RELATION_KEYS) {
       if (spec[key] !== undefined) {
-        add(key, `does not apply to a ${spec.type}`, 'remove it, or make the type reference');
+        add(
+          key,
+          `does not apply to ${withArticle(spec.type)}`,
+          'remove it, or make the type reference',
+        );
       }
     }
     return problems;

@@ -1,8 +1,8 @@
 // Spec -> model: checks the structure with ajv, then the meaning (references between keys), and
 // resolves every default and name form once. Throws EntitySpecError listing every problem.
 import { fieldKinds } from '@slicekit/runtime/fields';
-import { kebabCase, nameForms, pluralize, snakeCase } from '../names.js';
-import { didYouMean, EntitySpecError, nameOneOf, type SpecProblem } from './errors.js';
+import { kebabCase, nameForms, pluralize, snakeCase, withArticle } from '../names.js';
+import { didYouMean, EntitySpecError, type SpecProblem } from './errors.js';
 import {
   auditFields,
   constraintProblems,
@@ -18,7 +18,9 @@ import { referenceField, referenceProblems } from './references.js';
 import { resolveReferenceData } from './reference-data.js';
 import { resolveSequence } from './sequences.js';
 import { structuralProblems, withoutStructuralProblems } from './structure.js';
-import type { EntityModel, EntitySpec, EventModel, FieldModel } from './types.js';
+import { resolveDto } from './dto.js';
+import { resolveEvents } from './events.js';
+import type { EntityModel, EntitySpec, FieldModel } from './types.js';
 
 function resolveFields(
   spec: EntitySpec,
@@ -51,7 +53,7 @@ function resolveFields(
     if (field.unique && fieldKinds[field.type].indexable === false) {
       problems.push({
         path: `${path}.unique`,
-        message: `a ${field.type} column cannot carry a unique index on every database`,
+        message: `${withArticle(field.type)} column cannot carry a unique index on every database`,
         fix: 'use type string with a maxLength, or remove unique',
       });
     }
@@ -68,86 +70,12 @@ function resolveFields(
           fix:
             field.type === 'enum' && typeof field.default === 'string'
               ? `${didYouMean(field.default, field.values ?? [])}give one of its values`
-              : `give a default a ${field.type} field can hold`,
+              : `give a default ${withArticle(field.type)} field can hold`,
         });
     }
     fields.push(model);
   }
   return fields;
-}
-
-function resolveDto(spec: EntitySpec, stored: FieldModel[], problems: SpecProblem[]): FieldModel[] {
-  const { include, exclude } = spec.dto ?? {};
-  const byName = new Map(stored.map((f) => [f.name.camel, f]));
-  const check = (list: string[] | undefined, key: string) =>
-    (list ?? []).forEach((name, i) => {
-      if (byName.has(name)) return;
-      problems.push({
-        path: `dto.${key}[${i}]`,
-        message: `"${name}" is not a stored field`,
-        fix: nameOneOf(name, [...byName.keys()]),
-      });
-    });
-  if (include && exclude) {
-    problems.push({
-      path: 'dto',
-      message: 'has both include and exclude',
-      fix: 'keep one of them',
-    });
-    return stored;
-  }
-  check(include, 'include');
-  check(exclude, 'exclude');
-  (include ?? []).forEach((name, i) => {
-    if (byName.get(name)?.role === 'owner') {
-      problems.push({
-        path: `dto.include[${i}]`,
-        message: 'ownedBy is never in the DTO: a caller only ever sees their own rows',
-        fix: 'remove it',
-      });
-    }
-  });
-  if (exclude?.includes('id')) {
-    problems.push({
-      path: 'dto.exclude',
-      message: 'id cannot be excluded',
-      fix: 'remove id; routes and the list order need it',
-    });
-  }
-  // The owner never leaves the server, so it can be neither read nor filtered, searched or sorted.
-  const shown = stored.filter((f) => f.role !== 'owner');
-  if (include) return shown.filter((f) => f.role === 'id' || include.includes(f.name.camel));
-  return shown.filter((f) => !exclude?.includes(f.name.camel) || f.role === 'id');
-}
-
-function resolveEvents(
-  spec: EntitySpec,
-  stored: FieldModel[],
-  problems: SpecProblem[],
-): EventModel[] {
-  const names = stored.filter((f) => f.role !== 'audit').map((f) => f.name.camel);
-  return (spec.events ?? []).map((event, i) => {
-    event.fields.forEach((field, j) => {
-      if (!names.includes(field)) {
-        problems.push({
-          path: `events[${i}].fields[${j}]`,
-          message: `"${field}" is not a field`,
-          fix: nameOneOf(field, names),
-        });
-      } else if (event.operation === 'Updated' && field === 'id') {
-        problems.push({
-          path: `events[${i}].fields[${j}]`,
-          message: 'an id never changes',
-          fix: 'remove id; every event carries it',
-        });
-      }
-    });
-    return {
-      operation: event.operation,
-      fields: event.fields,
-      ...(event.name ? { name: event.name } : {}),
-    };
-  });
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { SpecProblem } from './errors.js';
 import { DEFAULT_STRING_LENGTH } from './fields.js';
 import type { FieldModel, FieldSpec } from './types.js';
+import { withArticle } from '../names.js';
 
 const SEQUENCE_LIMITS = { int: 2_147_483_647, bigint: Number.MAX_SAFE_INTEGER } as const;
 
@@ -31,7 +32,7 @@ export function resolveSequence(
   if (field.type !== 'string' && field.type !== 'integer') {
     problems.push({
       path: at,
-      message: `a ${field.type} field cannot be numbered by a sequence`,
+      message: `${withArticle(field.type)} field cannot be numbered by a sequence`,
       fix: 'use it on a string field (formatted) or an integer field',
     });
     return undefined;

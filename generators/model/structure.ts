@@ -3,6 +3,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { didYouMean, nearest, type SpecProblem } from './errors.js';
 import { entitySpecSchema } from './schema.js';
+import { withArticle } from '../names.js';
 
 type Schema = { fix?: string; properties?: Record<string, Schema> } & Record<string, unknown>;
 
@@ -80,7 +81,7 @@ function problemOf(error: ErrorObject): SpecProblem {
     case 'type':
       return {
         path,
-        message: `must be ${params.type === 'object' ? 'a mapping' : params.type === 'array' ? 'a list' : `a ${String(params.type)}`}, not ${typeName(error.data)}`,
+        message: `must be ${params.type === 'object' ? 'a mapping' : params.type === 'array' ? 'a list' : withArticle(String(params.type))}, not ${typeName(error.data)}`,
         fix,
       };
     case 'pattern':

@@ -227,7 +227,7 @@ describe('entity generator', () => {
     const error = await failure(generate(join(dir, 'app'), { specFile: spec }));
     expect(error.problems.map((p) => `${p.path}: ${p.message}`)).to.deep.equal([
       'create[0].minLength: is above maxLength',
-      'create[1].minimum: does not apply to a enum',
+      'create[1].minimum: does not apply to an enum',
     ]);
   });
 

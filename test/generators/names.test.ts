@@ -1,7 +1,7 @@
 // Name forms every template sees: English plurals (by the pluralize library) and case forms that
 // keep acronyms whole.
 import { expect } from 'chai';
-import { kebabCase, nameForms, pluralize, snakeCase } from '../../generators/names.js';
+import { kebabCase, nameForms, pluralize, snakeCase, withArticle } from '../../generators/names.js';
 
 describe('entity names', () => {
   it('pluralises the last word as English does', () => {
@@ -36,5 +36,23 @@ describe('entity names', () => {
       snake: 'change_price',
       words: 'change price',
     });
+  });
+
+  it('puts the indefinite article English puts before a name', () => {
+    const cases = [
+      'an Order',
+      'an enum',
+      'an integer',
+      'an email',
+      'an update',
+      'a product',
+      'a url',
+      'a uuid',
+      'a unit',
+      'a user',
+    ];
+    for (const expected of cases) {
+      expect(withArticle(expected.replace(/^an? /, ''))).to.equal(expected);
+    }
   });
 });

@@ -2,6 +2,7 @@
 // from them by EventsOf), a line per event for the doc comment, and the name a test looks for.
 import type { EntityModel, EventModel } from '../../model/types.js';
 import type { SliceBase } from './base.js';
+import { withArticle } from '../../names.js';
 
 /** The name an event declaration's events carry (as `eventName` in @slicekit/runtime/events). */
 export function eventNameOf(model: EntityModel, event: EventModel): string {
@@ -20,7 +21,7 @@ export function eventsView(model: EntityModel, base: SliceBase) {
       name: eventNameOf(model, event),
       doc:
         event.operation === 'Created'
-          ? `a ${model.name.words} was created.`
+          ? `${withArticle(model.name.words)} was created.`
           : `${event.fields.join(', ')} changed.`,
       // The id first, which every payload carries.
       members: [
