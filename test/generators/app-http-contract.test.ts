@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { pino, type Logger as AppLogger } from 'pino';
 import request, { type Response } from 'supertest';
 import { authenticate } from '@slicekit/runtime/auth';
+import { RuleViolation } from '@slicekit/runtime/domain';
 import {
   kindAnswersWith,
   problemKinds,
@@ -79,6 +80,11 @@ describeEachDatabase('the HTTP contract of a generated app', (db) => {
     await slices.mount(v1, db.knex);
     v1.get('/boom', () => {
       throw new Error('an unexpected failure');
+    });
+    // A route of the user's own whose entity refuses a change.
+    v1.post('/rules/:status', (req) => {
+      const status = req.params.status === '422' ? 422 : 409;
+      throw new RuleViolation('order.place.status', 'Place needs status draft', { status });
     });
     app.use('/v1', v1);
     app.use(wrongMethod);
@@ -221,6 +227,18 @@ describeEachDatabase('the HTTP contract of a generated app', (db) => {
   });
 
   describe('every problem in one shape', () => {
+    it("answers a rule violation thrown in a route of the user's own as the slices do", async () => {
+      for (const status of [409, 422]) {
+        const res = await request(app).post(`/v1/rules/${status}`);
+        expect(res.status, res.text).to.equal(status);
+        expect(res.body).to.include({
+          code: 'crud.rule_violation',
+          rule: 'order.place.status',
+          detail: 'Place needs status draft',
+        });
+      }
+    });
+
     it('gives the parser, the router, the slice, the list and the app the same members', async () => {
       const id = await create();
       const cases: [Promise<Response>, ProblemCode, string][] = [
@@ -250,6 +268,8 @@ describeEachDatabase('the HTTP contract of a generated app', (db) => {
         [request(app).get('/v1/products/%'), 'http.malformed_path', '/v1/products/%'],
         [request(app).get('/v1/nothing'), 'http.not_found', '/v1/nothing'],
         [request(app).get('/v1/boom'), 'http.internal_error', '/v1/boom'],
+        [request(app).post('/v1/rules/409'), 'crud.rule_violation', '/v1/rules/409'],
+        [request(app).post('/v1/rules/422'), 'crud.rule_violation', '/v1/rules/422'],
         [
           request(app).get('/v1/products/not-a-uuid'),
           'crud.invalid_request',

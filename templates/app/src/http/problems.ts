@@ -2,7 +2,9 @@
 // are 404, and every error becomes an RFC 9457 problem+json response that never leaks internals.
 // Every problem has the members and codes listed in node_modules/slicekit/docs/problems.md.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ruleViolated } from '@slicekit/runtime/crud';
 import { answerDatabaseUnavailable } from '@slicekit/runtime/database';
+import { isRuleViolation } from '@slicekit/runtime/domain';
 import {
   clientProblemOf,
   methodNotAllowed,
@@ -36,6 +38,12 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
     }
     if (error instanceof ProblemError) {
       sendProblem(res, error.toProblem(req.originalUrl));
+      return;
+    }
+    // A business rule an entity refused in a route of your own: 409 (or 422) crud.rule_violation,
+    // as the generated routes answer it.
+    if (isRuleViolation(error)) {
+      sendProblem(res, ruleViolated(error).toProblem(req.originalUrl));
       return;
     }
     // Any 4xx error of Express, its router or body parser (a malformed path, a body too large...)
