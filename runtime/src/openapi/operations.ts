@@ -28,8 +28,9 @@ const pascal = (segment: string) =>
 /** `OrderLine` -> `order line`. */
 const words = (name: string) => kebab(name).split('-').filter(Boolean).join(' ');
 
-/** `a product`, `an order line`: the indefinite article by the first letter. */
-const aOrAn = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+/** `a product`, `an order line`, `a user`: the article by the first sound, as the generator's. */
+const aOrAn = (noun: string) =>
+  `${/^(?:[aeio]|u(?!r|s|u|ni|ti))/i.test(noun) ? 'an' : 'a'} ${noun}`;
 
 /**
  * The summary of an update method or action in English: its first word is the verb, the rest
