@@ -100,13 +100,13 @@ export function bypassing(argv: readonly string[] = process.argv.slice(2)): bool
 }
 
 // Prompt names double as bypass argument names (`--fields ...`), so they are part of the CLI.
-function prompts(): PromptQuestion[] {
-  const questions = interactivePrompts();
+function prompts(appDir: () => string): PromptQuestion[] {
+  const questions = interactivePrompts(appDir);
   // `when: false` (not a function) keeps a prompt bypassable while never asking it.
   return bypassing() ? questions.map((q) => ({ ...q, when: false })) : questions;
 }
 
-function interactivePrompts(): PromptQuestion[] {
+function interactivePrompts(appDir: () => string): PromptQuestion[] {
   const input = (
     name: string,
     message: string | ((answers: EntityAnswers) => string),
@@ -114,7 +114,8 @@ function interactivePrompts(): PromptQuestion[] {
   ): PromptQuestion => ({ type: 'input', name, message, ...extra }) as PromptQuestion;
   // Each answer is checked as it is typed, against the answers before it (prompt-checks.ts).
   const checked = (key: CheckedPrompt): Partial<PromptQuestion> => ({
-    validate: (value: unknown, answers?: EntityAnswers) => checkAnswer(key, value, answers),
+    validate: (value: unknown, answers?: EntityAnswers) =>
+      checkAnswer(key, value, answers, appDir()),
   });
   const pluralOf = (answers: EntityAnswers): string =>
     answers.plural?.trim() || pluralize(pascalCase(answers.name ?? '')) || 'the plural';
@@ -233,7 +234,7 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
   plop.setGenerator('entity', {
     description:
       'a vertical slice for one entity: migration, seed, entity, DTO, requests, handlers, routes, tests',
-    prompts: prompts(),
+    prompts: prompts(() => plop.getDestBasePath()),
     actions: (data) => {
       const answers = (data ?? {}) as EntityAnswers;
       // One spec, or several (`--spec <folder>`, a list): each checked against the entities the

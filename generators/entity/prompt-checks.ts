@@ -6,6 +6,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { resolveAnswers, type CompactAnswers } from '../model/compact.js';
 import { EntitySpecError, type SpecProblem } from '../model/errors.js';
 import { loadSpecFile } from '../model/load.js';
+import { planEntities } from './batch.js';
 
 /** The prompts describing the entity, each with the spec keys (and argument paths) it answers. */
 const ANSWERED = {
@@ -48,6 +49,7 @@ export function checkAnswer(
   key: CheckedPrompt,
   value: unknown,
   answers: CompactAnswers = {},
+  appDir: string = process.cwd(),
 ): true | string {
   const given: CompactAnswers = { ...answers, [key]: typeof value === 'string' ? value : '' };
   if (key === 'dto') {
@@ -55,7 +57,9 @@ export function checkAnswer(
     given.owned ??= true;
   }
   try {
-    resolveAnswers(given, 'the answers');
+    const model = resolveAnswers(given, 'the answers');
+    // Then against the entities of the app: references, tables and URL segments.
+    planEntities(appDir, [{ model, specText: '', source: 'the answers' }]);
     return true;
   } catch (error) {
     if (!(error instanceof EntitySpecError)) throw error;

@@ -23,9 +23,9 @@ async function entityGenerator(dir: string) {
   return plop.getGenerator('entity');
 }
 
-/** The `validate` of prompt `name`, as inquirer calls it. */
-async function validator(name: string): Promise<Validate> {
-  const generator = await entityGenerator(repoRoot);
+/** The `validate` of prompt `name`, as inquirer calls it, in the app at `dir`. */
+async function validator(name: string, dir = repoRoot): Promise<Validate> {
+  const generator = await entityGenerator(dir);
   const prompt = (generator.prompts as { name: string; validate?: Validate }[]).find(
     (p) => p.name === name,
   );
@@ -160,6 +160,25 @@ describe('entity prompts', () => {
     expect(
       (await validator('idempotent'))('Create, Update', { ...customer, updates: 'Rename(email)' }),
     ).to.equal(true);
+  });
+
+  it('checks a reference at the fields prompt against the entities of the app', async () => {
+    const scratch = scratchFolder('reference-prompt');
+    try {
+      const generator = await entityGenerator(scratch.path);
+      const { failures } = await generator.runActions({
+        name: 'Customer',
+        fields: 'email:string!',
+      });
+      expect(failures).to.deep.equal([]);
+      const fields = await validator('fields', scratch.path);
+      expect(fields('customer:reference(Custmer)!', { name: 'Order' }))
+        .to.contain('fields.customer.entity: Custmer is not an entity of this app yet')
+        .and.to.contain('did you mean Customer?');
+      expect(fields('customer:reference(Customer)!', { name: 'Order' })).to.equal(true);
+    } finally {
+      scratch.remove();
+    }
   });
 
   it('refuses a spec file at the spec prompt with all its problems, and takes a sound one', async () => {
