@@ -64,6 +64,11 @@ function send({ res, sink, chunk, encoding, callback, status }: Ending): void {
   else sink.end.call(res, chunk, encoding, callback);
 }
 
+/** True for the encodings Node writes a string in as UTF-8 (none given means UTF-8). */
+function isUtf8Name(encoding: unknown): boolean {
+  return encoding === undefined || encoding === 'utf8' || encoding === 'utf-8';
+}
+
 /** The recorder of a response's request, if that request is guarded. */
 function recorderOf(res: Response): Recorder | undefined {
   const req = res.req as Request | undefined;
@@ -96,12 +101,25 @@ class Recorder {
   ) {}
 
   /**
-   * Keeps a chunk as bytes. A string is encoded into a buffer the recorder owns; a caller's
-   * buffer is only viewed here and copied when the response is recorded, in case the caller
-   * reuses it.
+   * The response's one chunk so far when it is a UTF-8 string (`res.send`, `res.json`): kept as
+   * the string, which the memory store keeps as it is, and encoded only when bytes are needed.
+   */
+  text: string | undefined = undefined;
+
+  /**
+   * Keeps a chunk as bytes. A first UTF-8 string is kept as it is (`text`); any other string is
+   * encoded into a buffer the recorder owns; a caller's buffer is only viewed here and copied
+   * when the response is recorded, in case the caller reuses it.
    */
   collect(chunk: unknown, encoding: unknown): void {
     if (chunk === null || chunk === undefined || typeof chunk === 'function') return;
+    if (this.text !== undefined) {
+      this.chunks.push(Buffer.from(this.text, 'utf8'));
+      this.text = undefined;
+    } else if (typeof chunk === 'string' && this.chunks.length === 0 && isUtf8Name(encoding)) {
+      this.text = chunk;
+      return;
+    }
     let bytes: Buffer;
     if (typeof chunk === 'string') {
       bytes = Buffer.from(
@@ -206,7 +224,11 @@ class Recorder {
       this.info,
       this.reservation,
       status,
-      recordedBody(this.chunks, this.borrowed),
+      this.text === undefined
+        ? recordedBody(this.chunks, this.borrowed)
+        : this.text.length > 0
+          ? this.text
+          : null,
       recordedContentType(res),
       recordedHeaders(res, this.runtime.replayedHeaders, this.utf8Header),
       now,
@@ -218,7 +240,9 @@ class Recorder {
     const { options } = this.runtime;
     const response = recordedResponse(
       res,
-      this,
+      this.text === undefined
+        ? this
+        : { chunks: [Buffer.from(this.text, 'utf8')], borrowed: false },
       status,
       options.expirationMs,
       this.runtime.replayedHeaders,

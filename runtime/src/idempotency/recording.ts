@@ -21,9 +21,17 @@ export function headerBlockIsUtf8(chunk: unknown, encoding: unknown, chunked: bo
 
 const BEYOND_ASCII = /[\u0080-\uffff]/;
 
-/** The value as its bytes went on the wire, one latin1 character per byte. */
+/** Matches no non-empty string. */
+const NOTHING = /$^/;
+
+/**
+ * The value as its bytes went on the wire, one latin1 character per byte, as one flat string: a
+ * value built by concatenation (Express's `ETag`, `W/"` + length + hash + `"`) is a tree of its
+ * parts in V8, about 110 bytes more per recorded header for as long as the memory store keeps the
+ * response; a `replace` that matches nothing copies it flat (about 0.1 µs).
+ */
 function wireValue(value: string, utf8: boolean): string {
-  if (!utf8 || !BEYOND_ASCII.test(value)) return value;
+  if (!utf8 || !BEYOND_ASCII.test(value)) return value.replace(NOTHING, '');
   return Buffer.from(value, 'utf8').toString('latin1');
 }
 

@@ -33,7 +33,59 @@ async function expectReplay(app: Express, path: string): Promise<void> {
   expect(again.headers['idempotent-replayed']).to.equal('true');
 }
 
+/** The response body as bytes, whatever its content type. */
+function rawBody(res: NodeJS.ReadableStream, done: (error: Error | null, body: Buffer) => void) {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
+}
+
 describe('idempotency guard: recording the response', () => {
+  it('replays string bodies as the bytes first sent, in whatever encoding and pieces they were written', async () => {
+    const written: [path: string, write: (res: Response) => void, bytes: Buffer][] = [
+      ['/send', (res) => res.send('héllo 注文 😀'), Buffer.from('héllo 注文 😀', 'utf8')],
+      ['/json', (res) => res.json({ note: 'café ☕' }), Buffer.from('{"note":"café ☕"}', 'utf8')],
+      ['/write-then-end', (res) => (res.write('注文'), res.end()), Buffer.from('注文', 'utf8')],
+      ['/end-utf-8', (res) => res.end('ünï', 'utf-8'), Buffer.from('ünï', 'utf8')],
+      ['/latin1', (res) => res.end('caf\u00e9', 'latin1'), Buffer.from([0x63, 0x61, 0x66, 0xe9])],
+      ['/hex', (res) => res.end('c3a9ff', 'hex'), Buffer.from([0xc3, 0xa9, 0xff])],
+      [
+        '/strings-and-bytes',
+        (res) => (res.write('é'), res.write(Buffer.from([0xff])), res.end('ü', 'latin1')),
+        Buffer.from([0xc3, 0xa9, 0xff, 0xfc]),
+      ],
+    ];
+    const { app, runs } = await guardedApp(
+      (app, runs) => {
+        for (const [path, write] of written) {
+          app.post(path, requiredIdempotentKey(), (_req, res) => {
+            runs.hit(path);
+            res.status(201).type('application/octet-stream');
+            write(res);
+          });
+        }
+      },
+      (options) => (options.conflictHandling = 'CachedResult'),
+    );
+    for (const [path, , bytes] of written) {
+      for (const attempt of ['first', 'replay']) {
+        const res = await request(app)
+          .post(path)
+          .set('X-Idempotency-Key', 'k1')
+          .buffer(true)
+          .parse(rawBody)
+          .expect(201);
+        expect((res.body as Buffer).toString('hex'), `${path}, ${attempt}`).to.equal(
+          bytes.toString('hex'),
+        );
+        expect(res.headers['idempotent-replayed']).to.equal(
+          attempt === 'replay' ? 'true' : undefined,
+        );
+      }
+      expect(runs.of(path), path).to.equal(1);
+    }
+  });
+
   it('records the handler body, not what a wrapping middleware sent, and replays through it', async () => {
     const { app, runs } = await guardedApp(
       (app, runs) => {

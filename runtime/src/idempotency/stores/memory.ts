@@ -27,7 +27,8 @@ interface Entry {
   /** The holder's token while in flight; `null` once completed. */
   readonly reservation: string | null;
   readonly statusCode: number;
-  readonly body: Buffer | null;
+  /** A UTF-8 string body the guard handed over as it was written is kept as the string. */
+  readonly body: Buffer | string | null;
   readonly contentType: string;
   readonly headers: readonly ResponseHeader[];
   readonly createdAt: number;
@@ -39,7 +40,7 @@ function responseOf(entry: Entry): CachedResponse | null {
   if (entry.reservation !== null) return null;
   return {
     statusCode: entry.statusCode,
-    body: entry.body,
+    body: typeof entry.body === 'string' ? Buffer.from(entry.body, 'utf8') : entry.body,
     contentType: entry.contentType,
     headers: entry.headers,
     createdAt: new Date(entry.createdAt),
@@ -186,7 +187,8 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
     keyInfo: IdempotentKeyInfo,
     reservation: string,
     statusCode: number,
-    body: Buffer | null,
+    /** The bytes, or a string that stands for its UTF-8 bytes (kept as the string). */
+    body: Buffer | string | null,
     contentType: string,
     headers: readonly ResponseHeader[],
     createdAt: number,
