@@ -6,6 +6,8 @@
 //
 //   npm run bench:idempotency
 //   BENCH_DURATION=5 BENCH_ROUNDS=3 BENCH_CONNECTIONS=32 BENCH_KEYS=1000000 npm run bench:idempotency
+//   BENCH_BASELINE=/path/to/other/runtime/dist/idempotency/index.js npm run bench:idempotency
+//     (adds that build's guard on the same routes, in the same rounds: a before/after)
 //
 // The server runs in a child process so the load generator does not share its event loop, and it
 // runs the compiled runtime (runtime/dist, what apps run; the npm script builds it first): the
@@ -13,7 +15,7 @@
 // The last line printed is one JSON object with the ratios; stores add their figures to it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import express from 'express';
 import knex from 'knex';
 import type { Server } from 'node:http';
@@ -141,14 +143,35 @@ async function serve(): Promise<void> {
   floor.post('/echo/guarded', requiredIdempotentKey(), echo);
   floor.get('/__cpu', cpu);
 
+  // BENCH_BASELINE=<another build's dist/idempotency/index.js>: the same guarded routes on that
+  // build's guard, on an app of their own in this same process, measured in the same rounds: a
+  // before/after under the same load.
+  let baseline: Promise<Server> | undefined;
+  if (process.env.BENCH_BASELINE) {
+    const other = (await import(
+      pathToFileURL(process.env.BENCH_BASELINE).href
+    )) as typeof import('../runtime/src/idempotency/index.js');
+    const before = express();
+    before.use(express.json());
+    other.addIdempotentKey(before, (options) => {
+      options.logger = other.silentLogger;
+      options.conflictHandling = 'CachedResult';
+    });
+    before.post('/echo/guarded', other.requiredIdempotentKey(), echo);
+    before.post('/orders/guarded', other.requiredIdempotentKey(), createOrder);
+    before.get('/__cpu', cpu);
+    baseline = other.startApp(before, { port: 0, host: '127.0.0.1' });
+  }
+
   const portOf = (server: Server) => (server.address() as AddressInfo).port;
   const servers = await Promise.all(
     [app, floor].map((a) => startApp(a, { port: 0, host: '127.0.0.1' })),
   );
+  const baselinePort = baseline ? portOf(await baseline) : undefined;
   // Exit normally on SIGTERM, so `--cpu-prof` can write its profile when profiling this server.
   process.once('SIGTERM', () => process.exit(0));
   process.stdout.write(
-    `${JSON.stringify({ port: portOf(servers[0]!), floorPort: portOf(servers[1]!) })}\n`,
+    `${JSON.stringify({ port: portOf(servers[0]!), floorPort: portOf(servers[1]!), baselinePort })}\n`,
   );
 }
 
@@ -293,15 +316,21 @@ async function main(): Promise<void> {
   const server = child('serve');
   // A failed check must not leave the server process behind.
   process.once('exit', () => server.proc.kill('SIGTERM'));
-  const ports = JSON.parse(await server.line) as { port: number; floorPort: number };
+  const ports = JSON.parse(await server.line) as {
+    port: number;
+    floorPort: number;
+    baselinePort?: number;
+  };
   const base = `http://127.0.0.1:${ports.port}`;
   let counter = 0;
   const run = Date.now().toString(36);
   const newKey = () => `${run}-${++counter}`;
+  // One replayed key per route and server, primed before the loads.
   const replayed = new Map<string, () => string>();
-  const replayedKey = (path: string) => {
-    let key = replayed.get(path);
-    if (!key) replayed.set(path, (key = () => `${run}-replayed${path.replaceAll('/', '-')}`));
+  const replayedKey = (path: string, server = base) => {
+    const url = `${server}${path}`;
+    let key = replayed.get(url);
+    if (!key) replayed.set(url, (key = () => `${run}-replayed${path.replaceAll('/', '-')}`));
     return key;
   };
   const echo: Scenario = { name: 'echo: plain POST (unguarded)', base, path: '/echo', key: newKey };
@@ -373,19 +402,50 @@ async function main(): Promise<void> {
     }),
   );
   scenarios.push(...peerScenarios);
+  // The build named by BENCH_BASELINE, on the same two routes, new key and replay.
+  const before = ports.baselinePort ? `http://127.0.0.1:${ports.baselinePort}` : undefined;
+  const baselineScenarios: Scenario[] = before
+    ? (
+        [
+          ['echo', '/echo/guarded', echo],
+          ['create', '/orders/guarded', create],
+        ] as const
+      ).flatMap(([label, path, plain]) => [
+        {
+          name: `${label}: baseline build, new key`,
+          base: before,
+          path,
+          key: newKey,
+          against: plain,
+        },
+        {
+          name: `${label}: baseline build, replay`,
+          base: before,
+          path,
+          key: replayedKey(path, before),
+          against: plain,
+        },
+      ])
+    : [];
+  scenarios.push(...baselineScenarios);
   // Every guard must deduplicate before it is measured; then prime each replayed key.
   const handlerRuns = async () =>
     ((await (await fetch(`${base}/__runs`)).json()) as { runs: number }).runs;
   for (const path of ['/echo/guarded', '/orders/guarded', ...peerScenarios.map((s) => s.path)]) {
     await checkDeduplicates(base, path, BODY, handlerRuns);
   }
-  for (const [path, key] of replayed) {
-    const primed = await fetch(`${base}${path}`, {
+  if (before) {
+    for (const path of ['/echo/guarded', '/orders/guarded']) {
+      await checkDeduplicates(before, path, BODY, handlerRuns);
+    }
+  }
+  for (const [url, key] of replayed) {
+    const primed = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-idempotency-key': key() },
       body: BODY,
     });
-    if (primed.status !== 201) throw new Error(`priming ${path} answered ${primed.status}`);
+    if (primed.status !== 201) throw new Error(`priming ${url} answered ${primed.status}`);
   }
   process.stderr.write(`every guard deduplicates (${replayed.size} routes checked)\n`);
   const samples = new Map<string, Measured[]>(scenarios.map((s) => [s.name, []]));
@@ -458,6 +518,19 @@ async function main(): Promise<void> {
       peers[`${prefix}_replay_vs_plain`] = ratio.rps;
     }
   }
+  // baseline_new_vs_plain, baseline_replay_vs_plain, baseline_new_added_cpu_us on echo, and
+  // baseline_create_* on create, when BENCH_BASELINE named a build.
+  const baselineRows: Record<string, number> = {};
+  for (const scenario of baselineScenarios) {
+    const prefix = scenario.name.startsWith('create') ? 'baseline_create' : 'baseline';
+    const ratio = against(scenario);
+    if (scenario.name.endsWith('new key')) {
+      baselineRows[`${prefix}_new_vs_plain`] = ratio.rps;
+      baselineRows[`${prefix}_new_added_cpu_us`] = ratio.addedMicros;
+    } else {
+      baselineRows[`${prefix}_replay_vs_plain`] = ratio.rps;
+    }
+  }
 
   process.stderr.write(
     `filling a memory store with ${KEYS} keys (expiration ${MEMORY_EXPIRATION_MS} ms)\n`,
@@ -510,6 +583,7 @@ async function main(): Promise<void> {
     create_memory_new_added_cpu_us: createNew!.addedMicros,
     create_plain_rps: Math.round(measured.get(create)!.rps),
     ...peers,
+    ...baselineRows,
     memory_bytes_per_key: Math.round(perKey),
     memory_keys: KEYS,
     memory_keys_after_expiration: m.keysAfter,
