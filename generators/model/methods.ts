@@ -3,6 +3,7 @@
 import { fieldKinds } from '@slicekit/runtime/fields';
 import { kebabCase, nameForms, withArticle } from '../names.js';
 import { resolveConditions } from './conditions.js';
+import { didYouMean, nameOneOf } from './errors.js';
 import { valueProblem } from './fields.js';
 import { resolveParams, type Scope } from './params.js';
 import type {
@@ -56,7 +57,7 @@ function resolveEffects(
       scope.problems.push({
         path: `${at}.set`,
         message: `"${effect.set}" is not a field an effect can set`,
-        fix: `name one of ${[...scope.settable.keys()].join(', ')}`,
+        fix: nameOneOf(effect.set, [...scope.settable.keys()]),
       });
       return;
     }
@@ -76,7 +77,10 @@ function resolveEffects(
           path: `${at}.from`,
           message: `"${effect.from}" is not a parameter of ${spec.name}`,
           fix: params.length
-            ? `name one of ${params.map((p) => p.name.camel).join(', ')}`
+            ? nameOneOf(
+                effect.from,
+                params.map((p) => p.name.camel),
+              )
             : `add ${effect.from} to parameters`,
         });
         return;
@@ -107,7 +111,10 @@ function resolveEffects(
         scope.problems.push({
           path: `${at}.value`,
           message: `${JSON.stringify(effect.value)} is ${why}`,
-          fix: `give a value ${withArticle(field.type)} field can hold`,
+          fix:
+            field.type === 'enum' && typeof effect.value === 'string'
+              ? `${didYouMean(effect.value, field.values ?? [])}give one of its values`
+              : `give a value ${withArticle(field.type)} field can hold`,
         });
         return;
       }

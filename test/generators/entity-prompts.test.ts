@@ -138,6 +138,13 @@ describe('entity prompts', () => {
     expect((await validator('actions'))('Approve():PTCH', customer)).to.contain(
       'did you mean PATCH?',
     );
+    const order = { name: 'Order', fields: 'status:enum(draft|placed)' };
+    expect((await validator('actions'))('Place()[stauts=placed]', order)).to.contain(
+      'did you mean status?',
+    );
+    expect((await validator('actions'))('Place()[status=plaeced]', order)).to.contain(
+      'did you mean placed?',
+    );
     expect((await validator('dto'))('-emial', customer)).to.contain('did you mean email?');
     expect((await validator('events'))('Craeted(id, email)', customer)).to.contain(
       'did you mean Created?',
