@@ -116,6 +116,7 @@ async function shopBanner(): Promise<string> {
     `curl -s ${v1}/customers/${customerId}/orders`,
     `curl -s ${v1}/orders/${orderId}/lines`,
     `curl -s -X POST ${v1}/orders/${orderId}/place`,
+    `curl -s -X POST ${v1}/orders/${orderId}/place   # 409: an order is placed only from draft`,
     `curl -s -X DELETE -i ${v1}/customers/${customerId}   # 409: the customer has orders`,
   ];
   if (!order) lines.push(noRows('customers, tags and an order'));
