@@ -158,12 +158,10 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
   const written = new Map<string, string>();
   const kept: KeptFiles = { changed: [], differing: [] };
   const files = sliceFiles(model, { migrationName, specText: options.specText });
+  const destination = (path: string, data: object) => resolve(appDir, renderPath(path, data));
   // A file of the slice may exist while the slice has no saved spec or base copy to upgrade from
   // (../upgrade/actions.ts sliceExists): it is kept unless forced, and the run says why.
   const filesExist = !force && files.some(({ path, data }) => existsSync(destination(path, data)));
-  function destination(path: string, data: object): string {
-    return resolve(appDir, renderPath(path, data));
-  }
   // The saved spec goes last: it is saved only when it describes the files (none was kept).
   const saved = (path: string) => path.endsWith('.entity.yaml');
   return [...files.filter((f) => !saved(f.path)), ...files.filter((f) => saved(f.path))]
@@ -202,10 +200,10 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
         return formatted;
       },
     }))
-    .concat(filesExist && options.plop ? [reportKeptFiles(model, kept)] : [])
     .concat(options.extraActions ?? [])
     .concat(sliceBase(model).hasEvents ? [writeAppEvents(options.app)] : [])
-    .concat([saveBaseCopy(model, appDir, written, files.length)]);
+    .concat([saveBaseCopy(model, appDir, written, files.length)])
+    .concat(filesExist && options.plop ? [reportKeptFiles(model, kept)] : []);
 }
 
 const count = (n: number) => (n === 1 ? '1 file' : `${n} files`);
@@ -236,12 +234,22 @@ export class SliceFilesKeptError extends SlicekitError {
   }
 }
 
+const reports = new WeakSet<object>();
+
+/**
+ * Whether `action` is the report of a slice's kept files, which a run of several slices moves
+ * after all of them: its failure must not stop the slices after it.
+ */
+export function isKeptFilesReport(action: ActionType): boolean {
+  return typeof action === 'function' && reports.has(action);
+}
+
 /**
  * The action saying what the run kept of a slice whose files existed: it fails, so plop exits
  * non-zero, when nothing was written and some file differs.
  */
 function reportKeptFiles(model: EntityModel, kept: KeptFiles): ActionType {
-  return async function reportKeptFiles() {
+  const report = async function reportKeptFiles() {
     if (kept.differing.length === 0) return `[SKIPPED] nothing of ${model.folder} differs`;
     if (kept.changed.length === 0) throw new SliceFilesKeptError(model, kept.differing);
     return (
@@ -249,6 +257,8 @@ function reportKeptFiles(model: EntityModel, kept: KeptFiles): ActionType {
       `the spec generates: --force overwrites them (docs/evolving-entities.md)`
     );
   };
+  reports.add(report);
+  return report;
 }
 
 /**

@@ -12,7 +12,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { NodePlopAPI } from 'plop';
 import type { PromptQuestion } from 'node-plop';
 import YAML from 'yaml';
-import { entityActions } from './actions.js';
+import { entityActions, isKeptFilesReport } from './actions.js';
 import { loadSpecs, planEntities, specFiles } from './batch.js';
 import { checkAnswer, checkSpecAnswer, type CheckedPrompt } from './prompt-checks.js';
 import { writeRelationFiles } from './relation-files.js';
@@ -253,7 +253,7 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
       // share their names with what the templates read (the resolved plural, table, resource and
       // validate): the model holds them now, so they go.
       for (const key of VIEW_NAMED_KEYS) delete (answers as Record<string, unknown>)[key];
-      return planned
+      const actions = planned
         .flatMap(({ model, specText, now }) =>
           // A slice the app has already is upgraded: a migration with the difference, files merged.
           sliceExists(appDir, model)
@@ -288,6 +288,12 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
             ? []
             : [writeRelationFiles(plop, app)],
         );
+      // What each slice kept is reported last: a slice that wrote nothing fails the run, and
+      // must not stop the others.
+      return [
+        ...actions.filter((a) => !isKeptFilesReport(a)),
+        ...actions.filter(isKeptFilesReport),
+      ];
     },
   });
 }
