@@ -192,6 +192,7 @@ export function withoutStructuralProblems(
   return undefined;
 }
 
+/** Sets aside each of `errors` in `copy`; false when one cannot be set aside safely. */
 function setAside(
   copy: Record<string, unknown>,
   errors: readonly ErrorObject[],
