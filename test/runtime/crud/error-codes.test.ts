@@ -17,11 +17,16 @@ function codesIn(dir: string): string[] {
 
 describe('CRUD and entity spec error codes', () => {
   it('documents every code in docs/generated-code.md', () => {
-    const codes = [...codesIn('runtime/src/crud'), ...codesIn('generators/model')];
+    const codes = [
+      ...codesIn('runtime/src/crud'),
+      ...codesIn('generators/model'),
+      ...codesIn('generators/entity'),
+    ];
     expect(codes).to.include.members([
       'crud.invalid_slice',
       'crud.not_found',
       'entity_spec.invalid',
+      'entity_spec.files_kept',
     ]);
     const docs = readFileSync(join(root, 'docs/generated-code.md'), 'utf8');
     expect(codes.filter((code) => !docs.includes(`\`${code}\``))).to.deep.equal([]);
