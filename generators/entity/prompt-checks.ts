@@ -6,6 +6,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { resolveAnswers, type CompactAnswers } from '../model/compact.js';
 import { EntitySpecError, type SpecProblem } from '../model/errors.js';
 import { loadSpecFile } from '../model/load.js';
+import type { EntityModel } from '../model/types.js';
 import { planEntities } from './batch.js';
 
 /** The prompts describing the entity, each with the spec keys (and argument paths) it answers. */
@@ -24,6 +25,8 @@ const ANSWERED = {
 } as const;
 
 export type CheckedPrompt = keyof typeof ANSWERED;
+
+const SOURCE = 'the answers';
 
 const under = (path: string, key: string) =>
   path === key || path.startsWith(`${key}.`) || path.startsWith(`${key}[`);
@@ -56,17 +59,26 @@ export function checkAnswer(
     given.audited ??= true;
     given.owned ??= true;
   }
-  try {
-    const model = resolveAnswers(given, 'the answers');
-    // Then against the entities of the app: references, tables and URL segments.
-    planEntities(appDir, [{ model, specText: '', source: 'the answers' }]);
-    return true;
-  } catch (error) {
-    if (!(error instanceof EntitySpecError)) throw error;
+  const mine = (error: EntitySpecError): true | string => {
     // Problems of answers not given yet (no fields at the name prompt) are for their prompts.
-    const mine = error.problems.filter((p) => ANSWERED[key].some((k) => under(p.path, k)));
-    return mine.length === 0 ? true : promptMessage(mine);
+    const problems = error.problems.filter((p) => ANSWERED[key].some((k) => under(p.path, k)));
+    return problems.length === 0 ? true : promptMessage(problems);
+  };
+  let model: EntityModel;
+  try {
+    model = resolveAnswers(given, SOURCE);
+  } catch (error) {
+    if (error instanceof EntitySpecError) return mine(error);
+    throw error;
   }
+  try {
+    // Then against the entities of the app: references, tables and URL segments.
+    planEntities(appDir, [{ model, specText: '', source: SOURCE }]);
+  } catch (error) {
+    // Trouble of the app's own slices is for the run to report, never a reason to refuse.
+    if (error instanceof EntitySpecError && error.source === SOURCE) return mine(error);
+  }
+  return true;
 }
 
 /**

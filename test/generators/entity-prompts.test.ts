@@ -183,6 +183,13 @@ describe('entity prompts', () => {
         .to.contain('fields.customer.entity: Custmer is not an entity of this app yet')
         .and.to.contain('did you mean Customer?');
       expect(fields('customer:reference(Customer)!', { name: 'Order' })).to.equal(true);
+      // A slice of the app with a broken saved spec is the run's to report: no answer is refused
+      // for it.
+      writeFileSync(
+        join(scratch.path, 'src/slices/customers/customer.entity.yaml'),
+        'entity: Customer\nfields:\n  email: { type: strng }\n',
+      );
+      expect(fields('total:decimal', { name: 'Invoice' })).to.equal(true);
     } finally {
       scratch.remove();
     }
