@@ -33,11 +33,12 @@ async function expectReplay(app: Express, path: string): Promise<void> {
   expect(again.headers['idempotent-replayed']).to.equal('true');
 }
 
-/** The response body as bytes, whatever its content type. */
-function rawBody(res: NodeJS.ReadableStream, done: (error: Error | null, body: Buffer) => void) {
+/** The response body as bytes, whatever its content type (a supertest parser). */
+function rawBody(res: request.Response, done: (error: Error | null, body: Buffer) => void): void {
+  const stream = res as unknown as NodeJS.ReadableStream;
   const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  stream.on('end', () => done(null, Buffer.concat(chunks)));
 }
 
 describe('idempotency guard: recording the response', () => {
