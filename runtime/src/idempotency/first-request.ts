@@ -48,6 +48,8 @@ function refuse(
       title: statusTitle(status),
       status,
       detail: 'the idempotency guard could not be prepared; see the server log',
+      // Before routing, `originalUrl` may not be set yet: the URL as received is the same.
+      instance: req.originalUrl || req.url,
       code: 'idempotency.not_prepared',
     }),
   );

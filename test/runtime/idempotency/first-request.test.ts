@@ -100,6 +100,7 @@ describe('idempotency guard: an app never prepared', () => {
     expect(refused.headers['retry-after']).to.equal('1');
     expect(refused.body).to.include({
       type: IdempotencyProblemType.notPrepared,
+      instance: '/health',
       code: 'idempotency.not_prepared',
     });
     expect(health).to.equal(0);
