@@ -3,17 +3,15 @@
 // intact, the new shape answers over HTTP, and `down` gives back the table as it was. The slice
 // is generated and upgraded once; each database runs the same migration files.
 import { expect } from 'chai';
-import express, { type Express } from 'express';
 import type { Knex } from 'knex';
 import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import nodePlop from 'node-plop';
 import request from 'supertest';
-import { discoverSlices } from '@slicekit/runtime/crud';
 import { registerEntityGenerator } from '../../generators/entity/index.js';
 import { DataLossError } from '../../generators/upgrade/errors.js';
-import { repoRoot, silentLogger } from '../support/scratch-slices.js';
+import { repoRoot } from '../support/scratch-slices.js';
+import { appOf, loadMigration } from './support/upgraded-app.js';
 import { describeEachDatabase, uniqueName } from '../support/services.js';
 
 const dir = join(repoRoot, '.work', uniqueName('upgrade'));
@@ -142,22 +140,7 @@ before(async () => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Migration {
-  up(knex: Knex): Promise<void>;
-  down(knex: Knex): Promise<void>;
-}
-const load = async (file: string) =>
-  (await import(pathToFileURL(join(dir, 'migrations', file)).href)) as Migration;
-
-async function appOf(slices: string, knex: Knex): Promise<Express> {
-  const app = express();
-  app.use(express.json());
-  const router = express.Router();
-  for (const slice of await discoverSlices(slices))
-    slice.mount(router, { knex, logger: silentLogger });
-  app.use('/v1', router);
-  return app;
-}
+const load = (file: string) => loadMigration(dir, file);
 
 /** The columns as the database reports them, in a form the three compare alike. */
 async function shape(knex: Knex): Promise<Record<string, unknown>> {
