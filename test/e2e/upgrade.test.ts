@@ -1,12 +1,12 @@
-// Upgrading a slice in a generated app, through the real CLI (SQLite): the user edits the entity
-// and its tests, changes the saved spec, previews with --dry-run, upgrades, migrates, adds a
-// reference to an entity generated later, and the app's own tests, tsc, ESLint and Prettier
-// pass; a collision then fails the command and names the file.
+// Upgrading a slice in a generated app, through the real CLI, on SQLite, PostgreSQL and MySQL: the
+// user edits the entity and its tests, changes the saved spec, previews with --dry-run, upgrades,
+// migrates, adds a reference to an entity generated later, and the app's own tests, tsc, ESLint
+// and Prettier pass; a collision then fails the command and names the file.
 import { expect } from 'chai';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { productSpec } from '../../scripts/generate.js';
-import { useDatabase } from '../support/services.js';
+import { allDialects, useDatabase, type DatabaseHandle } from '../support/services.js';
 import { run } from './support/processes.js';
 import { appEnv, plainEnv, repoRoot, scratchFolder } from './support/workspace.js';
 
@@ -16,150 +16,180 @@ const SPEC = 'src/slices/products/product.entity.yaml';
 const ENTITY = 'src/slices/products/product.entity.ts';
 const TESTS = 'test/products.test.ts';
 
-describe('upgrading a slice in a generated app on sqlite', function () {
-  this.timeout(120_000);
-  const db = useDatabase('sqlite');
-  let scratch: ReturnType<typeof scratchFolder>;
-  let app: string;
-  const read = (path: string) => readFileSync(join(app, path), 'utf8');
-  const write = (path: string, text: string) => writeFileSync(join(app, path), text);
-  const env = () => appEnv({ DATABASE_URL: db.url });
-  const entity = (...args: string[]) =>
-    run(node, [plop, 'entity', '--', '--spec', ...args], { cwd: app, env: plainEnv() });
-  const migrations = () => readdirSync(join(app, 'migrations')).sort();
+/** A quoted identifier as the dialect's dry run prints it. */
+const q = (db: DatabaseHandle, name: string) =>
+  db.dialect === 'mysql' ? `\`${name}\`` : `"${name}"`;
 
-  before(async () => {
-    scratch = scratchFolder('upgrade');
-    app = join(scratch.path, 'shop');
-    await run(node, [join(repoRoot, 'bin/slicekit.js'), 'new', app, '--database', 'sqlite', '-y'], {
-      cwd: scratch.path,
-      env: plainEnv(),
-    });
-    await entity(productSpec);
-    await run('npm', ['run', 'migrate'], { cwd: app, env: env() });
-    await run('npm', ['run', 'seed'], { cwd: app, env: env() });
-  });
-  after(() => scratch?.remove());
-
-  it('keeps the base copy of the slice, and the README says to commit it', () => {
-    expect(read(`.slicekit/slices/products/files/${ENTITY}`)).to.equal(read(ENTITY));
-    expect(read('README.md')).to.contain('.slicekit/');
-  });
-
-  it('previews an added field with --dry-run and writes nothing', async () => {
-    write(
-      ENTITY,
-      read(ENTITY).replace('this.price = price;', 'this.price = Math.round(price * 100) / 100;'),
-    );
-    write(
-      TESTS,
-      read(TESTS).replace(
-        /\n\}\);\n$/,
-        "\n\n  it('keeps a test of my own', () => {\n    expect(1 + 1).to.equal(2);\n  });\n});\n",
-      ),
-    );
-    write(
-      SPEC,
-      read(SPEC).replace('fields:\n', 'fields:\n  note: { type: string, maxLength: 200 }\n'),
-    );
-    const before = read(ENTITY);
-    const output = await entity(SPEC, '--dry-run');
-    expect(output).to.contain('dry run: nothing is written');
-    expect(output).to.contain('alter table "products" add column "note" varchar(200)');
-    expect(read(ENTITY)).to.equal(before);
-    expect(migrations()).to.have.length(2);
-  });
-
-  it('upgrades: a migration, the edits kept, and the app migrates with its rows', async () => {
-    const [{ count }] = (await db.knex('products').count({ count: '*' })) as [{ count: unknown }];
-    await entity(SPEC);
-    expect(migrations()).to.have.length(3);
-    expect(read(ENTITY)).to.contain('Math.round(price * 100) / 100;');
-    expect(read(ENTITY)).to.contain('note: string | null;');
-    expect(read(TESTS)).to.contain('keeps a test of my own');
-    await run('npm', ['run', 'migrate'], { cwd: app, env: env() });
-    const after = (await db.knex('products').count({ count: '*' })) as [{ count: unknown }];
-    expect(Number(after[0].count)).to.equal(Number(count));
-    expect(await db.knex.schema.hasColumn('products', 'note')).to.equal(true);
-  });
-
-  it('adds a reference to an entity generated after it: column, index, foreign key', async () => {
-    const category = join(scratch.path, 'category.yaml');
-    writeFileSync(
-      category,
-      'entity: Category\nfields:\n  name: { type: string, required: true, maxLength: 80 }\n',
-    );
-    await entity(category);
-    write(
-      SPEC,
-      read(SPEC).replace(
-        'fields:\n',
-        'fields:\n  category: { type: reference, entity: Category }\n',
-      ),
-    );
-    const output = await entity(SPEC, '--dry-run');
-    expect(output).to.contain(
-      'alter table "products" add constraint "products_category_id_foreign" foreign key ("category_id") references "categories" ("id") on delete RESTRICT',
-    );
-    await entity(SPEC);
-    expect(migrations()).to.have.length(5);
-    await run('npm', ['run', 'migrate'], { cwd: app, env: env() });
+/** The table `products` refers to and what deleting that row does, as the database reports it. */
+async function foreignKeyOfProducts(db: DatabaseHandle): Promise<string> {
+  if (db.dialect === 'sqlite') {
     // (sqlite_master, not a pragma: this connection's schema was read before another one migrated.)
     const [table] = (await db.knex.raw(
       "select sql from sqlite_master where type = 'table' and name = 'products'",
     )) as { sql: string }[];
-    expect(table!.sql).to.contain(
-      'FOREIGN KEY (`category_id`) REFERENCES `categories` (`id`) ON DELETE RESTRICT',
+    const found = /FOREIGN KEY \(`category_id`\) REFERENCES `(\w+)` \(`id`\) ON DELETE (\w+)/.exec(
+      table!.sql,
     );
-    expect(read(TESTS)).to.contain('keeps a test of my own');
-  });
+    return found ? `${found[1]} ${found[2]}` : 'none';
+  }
+  if (db.dialect === 'postgres') {
+    const { rows } = (await db.knex.raw(
+      "select confrelid::regclass::text as ref, confdeltype as rule from pg_constraint where conrelid = 'products'::regclass and contype = 'f'",
+    )) as { rows: { ref: string; rule: string }[] };
+    return rows.map((r) => `${r.ref} ${r.rule === 'r' ? 'RESTRICT' : r.rule}`).join(', ') || 'none';
+  }
+  const [rows] = (await db.knex.raw(
+    "select referenced_table_name as ref, delete_rule as rule from information_schema.referential_constraints where constraint_schema = database() and table_name = 'products'",
+  )) as [{ ref: string; rule: string }[]];
+  return rows.map((r) => `${r.ref} ${r.rule}`).join(', ') || 'none';
+}
 
-  it("passes the app's own tests, tsc, ESLint and Prettier after the upgrades", async () => {
-    const output = await run('npm', ['test'], { cwd: app, env: env() });
-    expect(output).to.contain('keeps a test of my own');
-    expect(output).not.to.match(/\d+ failing/);
-    await run(
-      node,
-      [
-        join(repoRoot, 'node_modules/typescript/bin/tsc'),
-        '--noEmit',
-        '--customConditions',
-        'slicekit-source',
-      ],
-      {
+for (const dialect of allDialects)
+  describe(`upgrading a slice in a generated app on ${dialect}`, function () {
+    this.timeout(180_000);
+    const db = useDatabase(dialect);
+    let scratch: ReturnType<typeof scratchFolder>;
+    let app: string;
+    const read = (path: string) => readFileSync(join(app, path), 'utf8');
+    const write = (path: string, text: string) => writeFileSync(join(app, path), text);
+    const env = () => appEnv({ DATABASE_URL: db.url });
+    const entity = (...args: string[]) =>
+      run(node, [plop, 'entity', '--', '--spec', ...args], { cwd: app, env: plainEnv() });
+    const migrations = () => readdirSync(join(app, 'migrations')).sort();
+
+    before(async () => {
+      scratch = scratchFolder('upgrade');
+      app = join(scratch.path, 'shop');
+      await run(
+        node,
+        [join(repoRoot, 'bin/slicekit.js'), 'new', app, '--database', dialect, '-y'],
+        {
+          cwd: scratch.path,
+          env: plainEnv(),
+        },
+      );
+      await entity(productSpec);
+      await run('npm', ['run', 'migrate'], { cwd: app, env: env() });
+      await run('npm', ['run', 'seed'], { cwd: app, env: env() });
+    });
+    after(() => scratch?.remove());
+
+    it('keeps the base copy of the slice, and the README says to commit it', () => {
+      expect(read(`.slicekit/slices/products/files/${ENTITY}`)).to.equal(read(ENTITY));
+      expect(read('README.md')).to.contain('.slicekit/');
+    });
+
+    it('previews an added field with --dry-run and writes nothing', async () => {
+      write(
+        ENTITY,
+        read(ENTITY).replace('this.price = price;', 'this.price = Math.round(price * 100) / 100;'),
+      );
+      write(
+        TESTS,
+        read(TESTS).replace(
+          /\n\}\);\n$/,
+          "\n\n  it('keeps a test of my own', () => {\n    expect(1 + 1).to.equal(2);\n  });\n});\n",
+        ),
+      );
+      write(
+        SPEC,
+        read(SPEC).replace('fields:\n', 'fields:\n  note: { type: string, maxLength: 200 }\n'),
+      );
+      const before = read(ENTITY);
+      const output = await entity(SPEC, '--dry-run');
+      expect(output).to.contain('dry run: nothing is written');
+      const addColumn = dialect === 'mysql' ? 'add' : 'add column';
+      expect(output).to.contain(
+        `alter table ${q(db, 'products')} ${addColumn} ${q(db, 'note')} varchar(200)`,
+      );
+      expect(read(ENTITY)).to.equal(before);
+      expect(migrations()).to.have.length(2);
+    });
+
+    it('upgrades: a migration, the edits kept, and the app migrates with its rows', async () => {
+      const [{ count }] = (await db.knex('products').count({ count: '*' })) as [{ count: unknown }];
+      await entity(SPEC);
+      expect(migrations()).to.have.length(3);
+      expect(read(ENTITY)).to.contain('Math.round(price * 100) / 100;');
+      expect(read(ENTITY)).to.contain('note: string | null;');
+      expect(read(TESTS)).to.contain('keeps a test of my own');
+      await run('npm', ['run', 'migrate'], { cwd: app, env: env() });
+      const after = (await db.knex('products').count({ count: '*' })) as [{ count: unknown }];
+      expect(Number(after[0].count)).to.equal(Number(count));
+      expect(await db.knex.schema.hasColumn('products', 'note')).to.equal(true);
+    });
+
+    it('adds a reference to an entity generated after it: column, index, foreign key', async () => {
+      const category = join(scratch.path, 'category.yaml');
+      writeFileSync(
+        category,
+        'entity: Category\nfields:\n  name: { type: string, required: true, maxLength: 80 }\n',
+      );
+      await entity(category);
+      write(
+        SPEC,
+        read(SPEC).replace(
+          'fields:\n',
+          'fields:\n  category: { type: reference, entity: Category }\n',
+        ),
+      );
+      const output = await entity(SPEC, '--dry-run');
+      expect(output).to.contain(
+        `add constraint ${q(db, 'products_category_id_foreign')} foreign key (${q(db, 'category_id')}) references ${q(db, 'categories')} (${q(db, 'id')}) on delete RESTRICT`,
+      );
+      await entity(SPEC);
+      expect(migrations()).to.have.length(5);
+      await run('npm', ['run', 'migrate'], { cwd: app, env: env() });
+      expect(await foreignKeyOfProducts(db)).to.equal('categories RESTRICT');
+      expect(read(TESTS)).to.contain('keeps a test of my own');
+    });
+
+    it("passes the app's own tests, tsc, ESLint and Prettier after the upgrades", async () => {
+      const output = await run('npm', ['test'], { cwd: app, env: env() });
+      expect(output).to.contain('keeps a test of my own');
+      expect(output).not.to.match(/\d+ failing/);
+      await run(
+        node,
+        [
+          join(repoRoot, 'node_modules/typescript/bin/tsc'),
+          '--noEmit',
+          '--customConditions',
+          'slicekit-source',
+        ],
+        {
+          cwd: app,
+          env: env(),
+        },
+      );
+      await run(node, [join(repoRoot, 'node_modules/eslint/bin/eslint.js'), '.'], {
         cwd: app,
         env: env(),
-      },
-    );
-    await run(node, [join(repoRoot, 'node_modules/eslint/bin/eslint.js'), '.'], {
-      cwd: app,
-      env: env(),
+      });
+      await run(node, [join(repoRoot, 'node_modules/prettier/bin/prettier.cjs'), '--check', '.'], {
+        cwd: app,
+        env: env(),
+      });
     });
-    await run(node, [join(repoRoot, 'node_modules/prettier/bin/prettier.cjs'), '--check', '.'], {
-      cwd: app,
-      env: env(),
-    });
-  });
 
-  it('marks a collision, names the file and exits non-zero', async () => {
-    write(
-      ENTITY,
-      read(ENTITY).replace('note: string | null;', 'note: string | null; // on the label'),
-    );
-    write(
-      SPEC,
-      read(SPEC).replace(
-        'note: { type: string, maxLength: 200 }',
-        'remark: { type: string, maxLength: 200, renamedFrom: note }',
-      ),
-    );
-    const failure = await entity(SPEC).then(
-      () => 'exited 0',
-      (error: Error) => error.message,
-    );
-    expect(failure).to.contain(`${ENTITY}: 1 conflict`);
-    expect(failure).to.contain('exited with 1');
-    expect(read(ENTITY)).to.match(/<<<<<<< yours\n.*on the label\n=======\n.*remark/);
-    expect(migrations()).to.have.length(6);
+    it('marks a collision, names the file and exits non-zero', async () => {
+      write(
+        ENTITY,
+        read(ENTITY).replace('note: string | null;', 'note: string | null; // on the label'),
+      );
+      write(
+        SPEC,
+        read(SPEC).replace(
+          'note: { type: string, maxLength: 200 }',
+          'remark: { type: string, maxLength: 200, renamedFrom: note }',
+        ),
+      );
+      const failure = await entity(SPEC).then(
+        () => 'exited 0',
+        (error: Error) => error.message,
+      );
+      expect(failure).to.contain(`${ENTITY}: 1 conflict`);
+      expect(failure).to.contain('exited with 1');
+      expect(read(ENTITY)).to.match(/<<<<<<< yours\n.*on the label\n=======\n.*remark/);
+      expect(migrations()).to.have.length(6);
+    });
   });
-});
