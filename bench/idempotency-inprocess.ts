@@ -15,7 +15,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
-import type { IdempotencyKeyStore, KeyCheckResult } from '../runtime/src/idempotency/index.js';
+import { KeepNothingStore } from './keep-nothing-store.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const REQUESTS = env('BENCH_REQUESTS', 500);
@@ -68,20 +68,6 @@ function inject(app: express.Express, path: string, key: string): Promise<number
     req.complete = true;
     req.push(null);
   });
-}
-
-/** A store that answers every key as new and keeps nothing: what is left is the guard itself. */
-class KeepNothingStore implements IdempotencyKeyStore {
-  private reserved = 0;
-  isKeyProcessed(): Promise<KeyCheckResult> {
-    return Promise.resolve({ processed: false, reservation: String(++this.reserved) });
-  }
-  markKeyAsProcessed(): Promise<boolean> {
-    return Promise.resolve(true);
-  }
-  releaseReservation(): Promise<void> {
-    return Promise.resolve();
-  }
 }
 
 async function main(): Promise<void> {

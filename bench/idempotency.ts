@@ -20,13 +20,10 @@ import express from 'express';
 import knex from 'knex';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  buildKeyInfo,
-  type IdempotencyKeyStore,
-  type KeyCheckResult,
-} from '../runtime/src/idempotency/index.js';
+import { buildKeyInfo } from '../runtime/src/idempotency/index.js';
 import { MemoryIdempotencyStore } from '../runtime/src/idempotency/stores/memory.js';
 import { PEERS, checkDeduplicates, mountPeers } from './idempotency-peers.js';
+import { KeepNothingStore } from './keep-nothing-store.js';
 import { benchStores, printStoreRows } from './idempotency-stores.js';
 
 /** The part of autocannon's API used here (it ships no types). */
@@ -177,20 +174,6 @@ async function serve(): Promise<void> {
   process.stdout.write(
     `${JSON.stringify({ port: portOf(servers[0]!), floorPort: portOf(servers[1]!), baselinePort })}\n`,
   );
-}
-
-/** A store that answers every key as new and keeps nothing: what is left is the guard itself. */
-class KeepNothingStore implements IdempotencyKeyStore {
-  private reserved = 0;
-  isKeyProcessed(): Promise<KeyCheckResult> {
-    return Promise.resolve({ processed: false, reservation: String(++this.reserved) });
-  }
-  markKeyAsProcessed(): Promise<boolean> {
-    return Promise.resolve(true);
-  }
-  releaseReservation(): Promise<void> {
-    return Promise.resolve();
-  }
 }
 
 /** Fills a memory store with `KEYS` completed keys, as the guard would, and reports bytes per key. */

@@ -16,6 +16,13 @@ const SPEC = 'src/slices/products/product.entity.yaml';
 const ENTITY = 'src/slices/products/product.entity.ts';
 const TESTS = 'test/products.test.ts';
 
+/** What a command that must fail printed, or 'exited 0' when it did not fail. */
+const failureOf = (command: Promise<unknown>) =>
+  command.then(
+    () => 'exited 0',
+    (error: Error) => error.message,
+  );
+
 /** A quoted identifier as the dialect's dry run prints it. */
 const q = (db: DatabaseHandle, name: string) =>
   db.dialect === 'mysql' ? `\`${name}\`` : `"${name}"`;
@@ -198,10 +205,7 @@ for (const dialect of allDialects)
       // Dropping a field is refused until acknowledged, and nothing is written until then.
       write(SPEC, read(SPEC).replace(/^ {2}grade: .*\n/m, ''));
       const written = migrations();
-      const refusal = await entity(SPEC).then(
-        () => 'exited 0',
-        (error: Error) => error.message,
-      );
+      const refusal = await failureOf(entity(SPEC));
       expect(refusal).to.contain('--accept-data-loss');
       expect(migrations()).to.deep.equal(written);
       await entity(SPEC, '--accept-data-loss');
@@ -250,10 +254,7 @@ for (const dialect of allDialects)
         ),
       );
       const before = migrations().length;
-      const failure = await entity(SPEC).then(
-        () => 'exited 0',
-        (error: Error) => error.message,
-      );
+      const failure = await failureOf(entity(SPEC));
       expect(failure).to.contain(`${ENTITY}: 1 conflict`);
       expect(failure).to.contain('exited with 1');
       expect(read(ENTITY)).to.match(/<<<<<<< yours\n.*on the label\n=======\n.*remark/);
