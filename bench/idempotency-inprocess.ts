@@ -1,25 +1,30 @@
 // In-process measure of the CPU the idempotency guard adds per request (not a test): the app is
 // driven with socketless requests (a request stream fed the body, a response whose socket
-// discards what it is sent), so no load generator and no kernel share the measure. Rounds
-// interleave the echo route unguarded, guarded with the memory store (a new key each request, and
-// replays) and guarded with a store that keeps nothing, and report the median CPU per request and
-// what each guarded route adds to the unguarded one. It runs the compiled runtime (runtime/dist),
-// what apps run: build it first.
+// discards what it is sent), so no load generator and no kernel share the measure. It sends the
+// echo route's requests round-robin, one at a time, to the route unguarded and to each guarded
+// form of it: slicekit's guard on the memory store (a new key each request, and replays) and on a
+// store that keeps nothing, and each peer of bench:idempotency and its minimal guard (`floor`), new
+// key and replay; and reports the mean time per request and what each guarded form adds to the
+// unguarded route. Run it on an idle machine (the time of a request is its CPU time only when the
+// process is never descheduled), and more than once: one process's compilation choices move a
+// figure by a few µs. It runs the compiled runtime (runtime/dist), what apps run: build it first.
 //
 //   npm run build -w @slicekit/runtime && node --import tsx bench/idempotency-inprocess.ts
-//   BENCH_REQUESTS=5000 BENCH_ROUNDS=7 node --cpu-prof --import tsx bench/idempotency-inprocess.ts
+//   BENCH_REQUESTS=5000 BENCH_ONLY=memory-new node --cpu-prof --import tsx bench/idempotency-inprocess.ts
 //
-// With BENCH_ONLY=<scenario> (plain, memory-new, memory-replay, keep-nothing) it runs that one
-// scenario only, which is what a CPU profile of the guard's path wants.
+// With BENCH_ONLY=<scenario> (memory-new, memory-replay, keep-nothing, floor-new, ...) it runs
+// that one scenario only (beside the unguarded route), which is what a CPU profile wants.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
+import { PEERS, mountPeers } from './idempotency-peers.js';
 import { KeepNothingStore } from './keep-nothing-store.js';
+import { ordersTable } from './orders-table.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const REQUESTS = env('BENCH_REQUESTS', 500);
-const ROUNDS = env('BENCH_ROUNDS', 41);
+const REQUESTS = env('BENCH_REQUESTS', 10_000);
+const WARM_UP = 2000;
 const ONLY = process.env.BENCH_ONLY;
 // The memory store's expiration: by default the guard's (4 h), so every key of the run is kept,
 // as in bench:idempotency; a short one keeps the heap small, which leaves the guard's own work.
@@ -80,122 +85,138 @@ async function main(): Promise<void> {
   } =
     (await import('@slicekit/runtime/idempotency')) as typeof import('../runtime/src/idempotency/index.js');
   let id = 0;
-  const echo: express.RequestHandler = (req, res) => {
-    res.status(201).json({ id: ++id, ...(req.body as Record<string, unknown>) });
+  const echoBody = (body: Record<string, unknown>) => ({ id: ++id, ...body });
+  const orders = await ordersTable();
+  const handlers = {
+    echo: ((req, res) => {
+      res.status(201).json(echoBody(req.body as Record<string, unknown>));
+    }) as express.RequestHandler,
+    orders: (async (req, res) => {
+      res.status(201).json(await orders.insert(req.body as Record<string, unknown>));
+    }) as express.RequestHandler,
   };
-  const app = express();
-  app.use(express.json());
-  addIdempotentKey(app, (options) => {
+  const ROUTES = ['echo', 'orders'] as const;
+  /** An app with `express.json()` and slicekit's guard set up by `setUp`. */
+  const guardedApp = (setUp: (app: express.Express) => void) => {
+    const app = express();
+    app.use(express.json());
+    setUp(app);
+    return app;
+  };
+  const configure: Parameters<typeof addIdempotentKey>[1] = (options) => {
     options.logger = silentLogger;
     options.conflictHandling = 'CachedResult';
     if (EXPIRATION_MS !== undefined) options.expiration = `${Number(EXPIRATION_MS)}ms`;
+  };
+  const app = guardedApp((a) => addIdempotentKey(a, configure));
+  for (const route of ROUTES) {
+    app.post(`/${route}`, handlers[route]);
+    app.post(`/${route}/guarded`, requiredIdempotentKey(), handlers[route]);
+  }
+  const keepNothing = guardedApp((a) =>
+    addIdempotentKeyWithStore(a, new KeepNothingStore(), (options) => {
+      options.logger = silentLogger;
+    }),
+  );
+  keepNothing.post('/echo/guarded', requiredIdempotentKey(), handlers.echo);
+  // The peers of bench:idempotency and its minimal guard (the floor), each on an app of its own
+  // so its routes come first, as the unguarded and slicekit's guarded routes nearly do.
+  const peerApps = PEERS.map((peer) => {
+    const peerApp = express();
+    peerApp.use(express.json());
+    mountPeers(peerApp, { echo: echoBody, create: (body) => orders.insert(body) }, [peer]);
+    return { peer, app: peerApp };
   });
-  app.post('/echo', echo);
-  app.post('/echo/guarded', requiredIdempotentKey(), echo);
-  const floor = express();
-  floor.use(express.json());
-  addIdempotentKeyWithStore(floor, new KeepNothingStore(), (options) => {
-    options.logger = silentLogger;
-  });
-  floor.post('/echo/guarded', requiredIdempotentKey(), echo);
   await prepareApp(app);
-  await prepareApp(floor);
-  // BENCH_BASELINE=<another build's dist/idempotency/index.js>: the same guarded echo route on
-  // that build too, interleaved with this one's in the same process, for a before/after.
+  await prepareApp(keepNothing);
+  // BENCH_BASELINE=<another build's dist/idempotency/index.js>: the same guarded routes on that
+  // build too, interleaved with this one's in the same process, for a before/after.
   let baseline: express.Express | undefined;
   if (process.env.BENCH_BASELINE) {
     const other = (await import(
       pathToFileURL(process.env.BENCH_BASELINE).href
     )) as typeof import('../runtime/src/idempotency/index.js');
-    baseline = express();
-    baseline.use(express.json());
-    other.addIdempotentKey(baseline, (options) => {
-      options.logger = other.silentLogger;
-      options.conflictHandling = 'CachedResult';
-      if (EXPIRATION_MS !== undefined) options.expiration = `${Number(EXPIRATION_MS)}ms`;
-    });
-    baseline.post('/echo/guarded', other.requiredIdempotentKey(), echo);
+    baseline = guardedApp((a) => other.addIdempotentKey(a, configure));
+    for (const route of ROUTES) {
+      baseline.post(`/${route}/guarded`, other.requiredIdempotentKey(), handlers[route]);
+    }
     await other.prepareApp(baseline);
   }
 
   let counter = 0;
-  const scenarios = [
-    { name: 'plain', app, path: '/echo', key: () => `k-${++counter}`, status: 201 },
-    { name: 'memory-new', app, path: '/echo/guarded', key: () => `k-${++counter}`, status: 201 },
-    { name: 'memory-replay', app, path: '/echo/guarded', key: () => 'replayed', status: 201 },
-    {
-      name: 'keep-nothing',
-      app: floor,
-      path: '/echo/guarded',
-      key: () => `k-${++counter}`,
-      status: 201,
-    },
-  ];
-  if (baseline) {
-    scenarios.push(
-      {
-        name: 'baseline-new',
-        app: baseline,
-        path: '/echo/guarded',
-        key: () => `k-${++counter}`,
-        status: 201,
-      },
-      {
-        name: 'baseline-replay',
-        app: baseline,
-        path: '/echo/guarded',
-        key: () => 'replayed',
-        status: 201,
-      },
-    );
+  const newKey = () => `k-${++counter}`;
+  interface Scenario {
+    name: string;
+    route: (typeof ROUTES)[number];
+    app: express.Express;
+    path: string;
+    key: () => string;
   }
-  scenarios.splice(
-    0,
-    scenarios.length,
-    ...scenarios.filter((s) => ONLY === undefined || s.name === ONLY || s.name === 'plain'),
+  const scenarios: Scenario[] = [];
+  for (const route of ROUTES) {
+    const add = (name: string, on: express.Express, path: string, key: () => string) =>
+      scenarios.push({ name: `${route}: ${name}`, route, app: on, path, key });
+    add('plain', app, `/${route}`, newKey);
+    add('memory new', app, `/${route}/guarded`, newKey);
+    add('memory replay', app, `/${route}/guarded`, () => `replayed-${route}`);
+    if (route === 'echo') add('keep-nothing new', keepNothing, '/echo/guarded', newKey);
+    for (const { peer, app: peerApp } of peerApps) {
+      add(`${peer} new`, peerApp, `/${route}/${peer}`, newKey);
+      add(`${peer} replay`, peerApp, `/${route}/${peer}`, () => `replayed-${route}`);
+    }
+    if (baseline) {
+      add('baseline new', baseline, `/${route}/guarded`, newKey);
+      add('baseline replay', baseline, `/${route}/guarded`, () => `replayed-${route}`);
+    }
+  }
+  const measured = scenarios.filter(
+    (s) => ONLY === undefined || s.name.endsWith(`: ${ONLY}`) || s.name.endsWith(': plain'),
   );
 
-  const run = async (scenario: (typeof scenarios)[number]) => {
-    const before = process.cpuUsage();
-    for (let i = 0; i < REQUESTS; i++) {
-      const status = await inject(scenario.app, scenario.path, scenario.key());
-      if (status !== scenario.status) throw new Error(`${scenario.name} answered ${status}`);
-    }
-    const used = process.cpuUsage(before);
-    return (used.user + used.system) / REQUESTS;
+  const once = async (scenario: Scenario) => {
+    const status = await inject(scenario.app, scenario.path, scenario.key());
+    if (status !== 201) throw new Error(`${scenario.name} answered ${status}`);
   };
   // Warm-up: every path compiled and optimised before anything counts.
-  for (const scenario of scenarios) await run(scenario);
-  const samples = new Map<string, number[]>(scenarios.map((s) => [s.name, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const scenario of scenarios) samples.get(scenario.name)!.push(await run(scenario));
+  for (let i = 0; i < WARM_UP; i++) for (const scenario of measured) await once(scenario);
+  // Round-robin, one request at a time, each round starting one scenario further: whatever the
+  // process does meanwhile (a garbage collection of every key kept so far, a recompilation)
+  // lands on every scenario alike. Each request is timed on its own (on an idle machine the
+  // process is never descheduled, so its elapsed time is its CPU time).
+  const totals = measured.map(() => 0n);
+  for (let i = 0; i < REQUESTS; i++) {
+    for (let j = 0; j < measured.length; j++) {
+      const k = (i + j) % measured.length;
+      const started = process.hrtime.bigint();
+      await once(measured[k]!);
+      totals[k]! += process.hrtime.bigint() - started;
+    }
   }
-  const median = (values: number[]) =>
-    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  const plain = median(samples.get('plain')!);
-  const rows = scenarios.map((scenario) => {
-    const cpu = median(samples.get(scenario.name)!);
-    return {
+  const micros = new Map(measured.map((s, k) => [s, Number(totals[k]!) / 1000 / REQUESTS]));
+  const plainOf = (scenario: Scenario) =>
+    micros.get(measured.find((s) => s.route === scenario.route && s.name.endsWith(': plain'))!)!;
+  console.table(
+    measured.map((scenario) => ({
       scenario: scenario.name,
-      'CPU µs/req': cpu.toFixed(1),
-      'added µs/req': (cpu - plain).toFixed(1),
-      'all rounds': samples
-        .get(scenario.name)!
-        .map((v) => v.toFixed(0))
-        .join(' '),
-    };
-  });
-  console.table(rows);
-  console.log(
-    JSON.stringify(
-      Object.fromEntries(
-        rows.map((row) => [
-          `${row.scenario.replaceAll('-', '_')}_added_cpu_us`,
-          Number(row['added µs/req']),
-        ]),
-      ),
-    ),
+      'µs/req': micros.get(scenario)!.toFixed(1),
+      'added µs/req': (micros.get(scenario)! - plainOf(scenario)).toFixed(1),
+      // Requests per second of one busy process, against the unguarded route's.
+      'vs plain': (plainOf(scenario) / micros.get(scenario)!).toFixed(3),
+    })),
   );
+  // `<scenario>_added_us` and `<scenario>_vs_plain`, echo first, create routes prefixed `create_`.
+  const summary: Record<string, number> = {};
+  for (const scenario of measured) {
+    if (scenario.name.endsWith(': plain')) continue;
+    const name = scenario.name
+      .replace(/^echo: /, '')
+      .replace(/^orders: /, 'create_')
+      .replaceAll(/[ -]/g, '_');
+    summary[`${name}_added_us`] = Number((micros.get(scenario)! - plainOf(scenario)).toFixed(1));
+    summary[`${name}_vs_plain`] = Number((plainOf(scenario) / micros.get(scenario)!).toFixed(3));
+  }
+  console.log(JSON.stringify(summary));
+  await orders.close();
 }
 
 await main().catch((e) => {

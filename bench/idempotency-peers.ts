@@ -154,12 +154,22 @@ function minimalGuard(): RequestHandler {
   };
 }
 
-/** Mounts every peer on `app` at /echo/<peer> and /orders/<peer>. */
-export function mountPeers(app: Express, handlers: BenchHandlers): void {
+/**
+ * Mounts each of `peers` (every peer by default) on `app` at /echo/<peer> and /orders/<peer>. The
+ * handler answers as soon as its work does: at once for echo, as slicekit's guarded echo route
+ * does, so no peer pays for a promise the unguarded route does not have.
+ */
+export function mountPeers(
+  app: Express,
+  handlers: BenchHandlers,
+  peers: readonly Peer[] = PEERS,
+): void {
   const answer =
     (work: (body: Record<string, unknown>) => unknown): RequestHandler =>
-    async (req, res) => {
-      res.status(201).json(await work(req.body as Record<string, unknown>));
+    (req, res) => {
+      const result = work(req.body as Record<string, unknown>);
+      if (!(result instanceof Promise)) return void res.status(201).json(result);
+      return result.then((body) => void res.status(201).json(body));
     };
   const express = expressIdempotency();
   const node = nodeIdempotency();
@@ -168,14 +178,18 @@ export function mountPeers(app: Express, handlers: BenchHandlers): void {
     ['echo', handlers.echo],
     ['orders', handlers.create],
   ] as const) {
-    app.post(`/${route}/node_idempotency`, node, answer(work));
-    app.post(`/${route}/powertools`, powertools(work));
-    app.post(`/${route}/express_idempotency`, express.middleware, (req, res, next) => {
-      // express-idempotency answers a hit itself and still calls next: the handler must not run.
-      if (express.isHit(req)) return;
-      return answer(work)(req, res, next);
-    });
-    app.post(`/${route}/floor`, floor, answer(work));
+    if (peers.includes('node_idempotency')) {
+      app.post(`/${route}/node_idempotency`, node, answer(work));
+    }
+    if (peers.includes('powertools')) app.post(`/${route}/powertools`, powertools(work));
+    if (peers.includes('express_idempotency')) {
+      app.post(`/${route}/express_idempotency`, express.middleware, (req, res, next) => {
+        // express-idempotency answers a hit itself and still calls next: the handler must not run.
+        if (express.isHit(req)) return;
+        return answer(work)(req, res, next);
+      });
+    }
+    if (peers.includes('floor')) app.post(`/${route}/floor`, floor, answer(work));
   }
 }
 

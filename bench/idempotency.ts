@@ -5,7 +5,7 @@
 // Then memory per stored key in the memory store and its return to baseline after expiry.
 //
 //   npm run bench:idempotency
-//   BENCH_DURATION=5 BENCH_ROUNDS=3 BENCH_CONNECTIONS=32 BENCH_KEYS=1000000 npm run bench:idempotency
+//   BENCH_DURATION=2 BENCH_ROUNDS=5 BENCH_CONNECTIONS=32 BENCH_KEYS=1000000 npm run bench:idempotency
 //   BENCH_BASELINE=/path/to/other/runtime/dist/idempotency/index.js npm run bench:idempotency
 //     (adds that build's guard on the same routes, in the same rounds: a before/after)
 //
@@ -17,13 +17,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import express from 'express';
-import knex from 'knex';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildKeyInfo } from '../runtime/src/idempotency/index.js';
 import { MemoryIdempotencyStore } from '../runtime/src/idempotency/stores/memory.js';
 import { PEERS, checkDeduplicates, mountPeers } from './idempotency-peers.js';
 import { KeepNothingStore } from './keep-nothing-store.js';
+import { ordersTable } from './orders-table.js';
 import { benchStores, printStoreRows } from './idempotency-stores.js';
 
 /** The part of autocannon's API used here (it ships no types). */
@@ -52,8 +52,8 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
 
 const self = fileURLToPath(import.meta.url);
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const DURATION_S = env('BENCH_DURATION', 5);
-const ROUNDS = env('BENCH_ROUNDS', 3);
+const DURATION_S = env('BENCH_DURATION', 2);
+const ROUNDS = env('BENCH_ROUNDS', 5);
 const CONNECTIONS = env('BENCH_CONNECTIONS', 32);
 const KEYS = env('BENCH_KEYS', 1_000_000);
 const MEMORY_EXPIRATION_MS = env('BENCH_MEMORY_EXPIRATION_MS', 20_000);
@@ -75,20 +75,7 @@ async function serve(): Promise<void> {
     startApp,
   } =
     (await import('@slicekit/runtime/idempotency')) as typeof import('../runtime/src/idempotency/index.js');
-  const db = knex({
-    client: 'better-sqlite3',
-    connection: { filename: ':memory:' },
-    useNullAsDefault: true,
-    pool: { min: 1, max: 1 },
-  });
-  await db.schema.createTable('orders', (table) => {
-    table.increments('id');
-    table.string('sku', 64).notNullable();
-    table.integer('quantity').notNullable();
-    table.string('note', 200);
-    table.string('created_at', 32).notNullable();
-  });
-
+  const orders = await ordersTable();
   const app = express();
   app.use(express.json());
   addIdempotentKey(app, (options) => {
@@ -102,13 +89,9 @@ async function serve(): Promise<void> {
     runs++;
     return { id: ++id, ...body };
   };
-  const createBody = async (body: Record<string, unknown>) => {
+  const createBody = (body: Record<string, unknown>) => {
     runs++;
-    const { sku, quantity, note } = body as { sku: string; quantity: number; note: string };
-    const [order] = await db('orders')
-      .insert({ sku, quantity, note, created_at: new Date().toISOString() })
-      .returning(['id', 'sku', 'quantity', 'note', 'created_at']);
-    return order as unknown;
+    return orders.insert(body);
   };
   const echo: express.RequestHandler = (req, res) => {
     res.status(201).json(echoBody(req.body as Record<string, unknown>));
@@ -446,20 +429,33 @@ async function main(): Promise<void> {
     if (primed.status !== 201) throw new Error(`priming ${url} answered ${primed.status}`);
   }
   process.stderr.write(`every guard deduplicates (${replayed.size} routes checked)\n`);
-  const samples = new Map<string, Measured[]>(scenarios.map((s) => [s.name, []]));
+  // Paired loads: each guarded scenario is measured right beside its unguarded route (after it
+  // in even rounds, before it in odd ones), and its ratios are taken per pair, then the median
+  // over rounds. What drifts during a run (the heap every stored key grows, the machine's other
+  // work) then falls on both sides of a pair alike instead of on whichever scenario runs later.
+  const samples = new Map<Scenario, Measured[]>(scenarios.map((s) => [s, []]));
+  const pairs = new Map<Scenario, { plain: Measured; guarded: Measured }[]>();
+  const guardedScenarios = scenarios.filter((s) => s.against !== undefined);
   process.stderr.write(
-    `warming up, then ${ROUNDS} rounds of ${DURATION_S}s per scenario, ${CONNECTIONS} connections\n`,
+    `warming up, then ${ROUNDS} rounds of ${guardedScenarios.length} paired ${DURATION_S}s loads, ${CONNECTIONS} connections\n`,
   );
   for (const scenario of scenarios) await load(scenario).catch(() => undefined);
-  // Rounds interleave the scenarios, so a disturbance on the machine hits all of them alike.
   for (let round = 0; round < ROUNDS; round++) {
-    for (const scenario of scenarios) samples.get(scenario.name)!.push(await load(scenario));
+    for (const scenario of guardedScenarios) {
+      const plainFirst = round % 2 === 0;
+      const first = await load(plainFirst ? scenario.against! : scenario);
+      const second = await load(plainFirst ? scenario : scenario.against!);
+      const [plain, guarded] = plainFirst ? [first, second] : [second, first];
+      samples.get(scenario.against!)!.push(plain);
+      samples.get(scenario)!.push(guarded);
+      pairs.set(scenario, [...(pairs.get(scenario) ?? []), { plain, guarded }]);
+    }
   }
   server.proc.kill('SIGTERM');
 
   const measured = new Map(
     scenarios.map((scenario) => {
-      const list = samples.get(scenario.name)!;
+      const list = samples.get(scenario)!;
       const row = {
         rps: median(list.map((m) => m.rps)),
         cpu: median(list.map((m) => m.cpuMicrosPerRequest)),
@@ -470,17 +466,27 @@ async function main(): Promise<void> {
       return [scenario, row] as const;
     }),
   );
-  /** Throughput and CPU ratios of a scenario to its unguarded one, and the CPU it adds. */
+  /** Throughput and CPU ratios of a scenario to its unguarded route, and the CPU it adds: medians over its pairs. */
   const against = (scenario: Scenario) => {
-    const row = measured.get(scenario)!;
-    const plain = measured.get(scenario.against ?? scenario)!;
+    const list = pairs.get(scenario);
+    if (!list) return { rps: 1, cpu: 1, addedMicros: 0 };
     return {
-      rps: Number((row.rps / plain.rps).toFixed(3)),
-      cpu: Number((plain.cpu / row.cpu).toFixed(3)),
-      addedMicros: Number((row.cpu - plain.cpu).toFixed(1)),
+      rps: Number(median(list.map((p) => p.guarded.rps / p.plain.rps)).toFixed(3)),
+      cpu: Number(
+        median(
+          list.map((p) => p.plain.cpuMicrosPerRequest / p.guarded.cpuMicrosPerRequest),
+        ).toFixed(3),
+      ),
+      addedMicros: Number(
+        median(
+          list.map((p) => p.guarded.cpuMicrosPerRequest - p.plain.cpuMicrosPerRequest),
+        ).toFixed(1),
+      ),
     };
   };
-  console.log('\nthroughput (median of rounds; guarded rows against their unguarded route)');
+  console.log(
+    '\nthroughput (median of rounds; guarded rows: median of their ratios to the unguarded route measured beside them)',
+  );
   console.table(
     scenarios.map((scenario) => {
       const row = measured.get(scenario)!;
