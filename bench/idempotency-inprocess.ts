@@ -1,22 +1,23 @@
 // In-process measure of the CPU the idempotency guard adds per request (not a test): the app is
 // driven with socketless requests (a request stream fed the body, a response whose socket
-// discards what it is sent), so no load generator and no kernel share the measure. It sends the
-// echo route's requests round-robin, one at a time, to the route unguarded and to each guarded
-// form of it: slicekit's guard on the memory store (a new key each request, and replays) and on a
-// store that keeps nothing, and each peer of bench:idempotency and its minimal guard (`floor`), new
-// key and replay; and reports the mean time per request and what each guarded form adds to the
-// unguarded route. Run it on an idle machine (the time of a request is its CPU time only when the
-// process is never descheduled), and more than once: one process's compilation choices move a
+// discards what it is sent), so no load generator and no kernel share the measure. Each guard
+// runs in a process of its own (slicekit's on the memory store, on a store that keeps nothing,
+// each peer of bench:idempotency and its minimal guard, `floor`), where requests go round-robin
+// (shuffled each round), one at a time, to the echo and create routes unguarded and guarded (a
+// new key each request, and replays). It reports the mean time per request, what each guarded route adds to the unguarded
+// one, and their ratio. Run it on an idle machine (the time of a request is its CPU time only when
+// the process is never descheduled), and more than once: one process's compilation choices move a
 // figure by a few µs. It runs the compiled runtime (runtime/dist), what apps run: build it first.
 //
 //   npm run build -w @slicekit/runtime && node --import tsx bench/idempotency-inprocess.ts
-//   BENCH_REQUESTS=5000 BENCH_ONLY=memory-new node --cpu-prof --import tsx bench/idempotency-inprocess.ts
+//   BENCH_REQUESTS=5000 BENCH_ONLY='memory new' node --cpu-prof --import tsx bench/idempotency-inprocess.ts
 //
-// With BENCH_ONLY=<scenario> (memory-new, memory-replay, keep-nothing, floor-new, ...) it runs
-// that one scenario only (beside the unguarded route), which is what a CPU profile wants.
+// With BENCH_ONLY=<scenarios> ('memory new', 'baseline new', 'floor replay', ...: a comma-separated
+// list) it runs those only, in this process, beside the unguarded routes: what a CPU profile wants.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Duplex } from 'node:stream';
-import { pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import express from 'express';
 import { PEERS, mountPeers } from './idempotency-peers.js';
 import { KeepNothingStore } from './keep-nothing-store.js';
@@ -169,8 +170,12 @@ async function main(): Promise<void> {
       add('baseline replay', baseline, `/${route}/guarded`, () => `replayed-${route}`);
     }
   }
+  const only = ONLY?.split(',');
   const measured = scenarios.filter(
-    (s) => ONLY === undefined || s.name.endsWith(`: ${ONLY}`) || s.name.endsWith(': plain'),
+    (s) =>
+      only === undefined ||
+      s.name.endsWith(': plain') ||
+      only.some((name) => s.name.endsWith(`: ${name}`)),
   );
 
   const once = async (scenario: Scenario) => {
@@ -179,16 +184,26 @@ async function main(): Promise<void> {
   };
   // Warm-up: every path compiled and optimised before anything counts.
   for (let i = 0; i < WARM_UP; i++) for (const scenario of measured) await once(scenario);
-  // Round-robin, one request at a time, each round starting one scenario further: whatever the
-  // process does meanwhile (a garbage collection of every key kept so far, a recompilation)
-  // lands on every scenario alike. Each request is timed on its own (on an idle machine the
-  // process is never descheduled, so its elapsed time is its CPU time).
+  // Round-robin, one request at a time, in a new shuffled order each round: whatever the process
+  // does meanwhile (a garbage collection of every key kept so far, a recompilation) lands on every
+  // scenario alike, and no scenario always follows the same one. A request's time runs until the
+  // event loop has turned once after its response finished, so the work it left behind (a
+  // connection going back to the pool, a store write not awaited) counts for it, not for the
+  // next. On an idle machine the process is never descheduled: elapsed time is CPU time.
   const totals = measured.map(() => 0n);
+  const order = measured.map((_, k) => k);
+  let seed = 0x2545f491;
+  const random = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
   for (let i = 0; i < REQUESTS; i++) {
-    for (let j = 0; j < measured.length; j++) {
-      const k = (i + j) % measured.length;
+    for (let j = order.length - 1; j > 0; j--) {
+      const other = Math.floor(random() * (j + 1));
+      [order[j], order[other]] = [order[other]!, order[j]!];
+    }
+    for (const k of order) {
       const started = process.hrtime.bigint();
       await once(measured[k]!);
+      await turn();
       totals[k]! += process.hrtime.bigint() - started;
     }
   }
@@ -219,7 +234,36 @@ async function main(): Promise<void> {
   await orders.close();
 }
 
-await main().catch((e) => {
+/**
+ * Without BENCH_ONLY: each guard in a process of its own, beside the unguarded routes, as a guard
+ * runs in the app that uses it: with every guard in one process, each one's shapes of `req` and
+ * `res` reach Express's and Node's shared code, which then runs slower for all, so what one guard
+ * adds depends on which others run beside it. Prints each process's table, then one JSON line
+ * with every figure.
+ */
+async function eachGuardApart(): Promise<void> {
+  const groups = [
+    ['memory new', 'memory replay'],
+    ['keep-nothing new'],
+    ...PEERS.map((peer) => [`${peer} new`, `${peer} replay`]),
+    ...(process.env.BENCH_BASELINE ? [['baseline new', 'baseline replay']] : []),
+  ];
+  const summary: Record<string, number> = {};
+  for (const group of groups) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+      env: { ...process.env, BENCH_ONLY: group.join(',') },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    if (child.status !== 0) throw new Error(`the run of ${group.join(', ')} failed`);
+    const lines = child.stdout.trimEnd().split('\n');
+    process.stdout.write(`${lines.slice(0, -1).join('\n')}\n`);
+    Object.assign(summary, JSON.parse(lines.at(-1)!) as Record<string, number>);
+  }
+  console.log(JSON.stringify(summary));
+}
+
+await (ONLY === undefined ? eachGuardApart() : main()).catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });
