@@ -233,53 +233,58 @@ function startServers(urls: Record<StoreKind, string>) {
 }
 
 /**
- * Measures every store: guarded throughput beside the unguarded route (interleaved rounds, median
- * of each), and round trips per reserve, complete and replay.
+ * Measures every store: guarded throughput beside the unguarded route (paired loads, medians of
+ * the per-pair ratios), and round trips per reserve, complete and replay.
  */
 export async function benchStores(
   options: { seconds?: number; rounds?: number } = {},
 ): Promise<StoreBenchResult> {
-  const seconds = options.seconds ?? env('BENCH_DURATION', 5);
-  const rounds = options.rounds ?? env('BENCH_ROUNDS', 3);
+  const seconds = options.seconds ?? env('BENCH_DURATION', 2);
+  const rounds = options.rounds ?? env('BENCH_ROUNDS', 5);
   const backends = new Map<StoreKind, Backend>();
   try {
     for (const kind of storeKinds) backends.set(kind, await backendFor(kind));
     const urls = Object.fromEntries(storeKinds.map((kind) => [kind, backends.get(kind)!.url]));
     const servers = startServers(urls as Record<StoreKind, string>);
-    const samples = new Map<string, number[]>();
+    // Paired, as the guard's own loads: each store's route right beside the unguarded one (after
+    // it in even rounds, before it in odd ones), its ratio the median of its per-pair ratios.
+    const plainSamples: number[] = [];
+    const ratios = new Map<StoreKind, number[]>(storeKinds.map((kind) => [kind, []]));
+    const stored = new Map<StoreKind, number[]>(storeKinds.map((kind) => [kind, []]));
     try {
       const ports = await servers.ports;
-      const routes = ['plain', ...storeKinds];
-      for (const route of routes) {
-        samples.set(route, []);
-        await throughput(`http://127.0.0.1:${ports[route]}`, '/orders', 1); // warm-up
-      }
-      // Rounds interleave the routes, so a disturbance on the machine hits all of them alike.
+      const load = async (route: string, duration: number) => {
+        const result = await throughput(`http://127.0.0.1:${ports[route]}`, '/orders', duration);
+        if (result.non2xx > 0 || result.errors > 0) {
+          throw new Error(`${route}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+        }
+        return result.requests.average;
+      };
+      for (const route of ['plain', ...storeKinds]) await load(route, 1); // warm-up
       for (let round = 0; round < rounds; round++) {
-        for (const route of routes) {
-          const result = await throughput(`http://127.0.0.1:${ports[route]}`, '/orders', seconds);
-          if (result.non2xx > 0 || result.errors > 0) {
-            throw new Error(
-              `${route}: ${result.non2xx} non-2xx answers and ${result.errors} errors`,
-            );
-          }
-          samples.get(route)!.push(result.requests.average);
+        for (const kind of storeKinds) {
+          const plainFirst = round % 2 === 0;
+          const first = await load(plainFirst ? 'plain' : kind, seconds);
+          const second = await load(plainFirst ? kind : 'plain', seconds);
+          const [plain, guarded] = plainFirst ? [first, second] : [second, first];
+          plainSamples.push(plain);
+          stored.get(kind)!.push(guarded);
+          ratios.get(kind)!.push(guarded / plain);
         }
       }
     } finally {
       servers.child.kill('SIGTERM');
     }
-    const plain = median(samples.get('plain')!);
-    const rows = [{ route: 'unguarded', requestsPerSecond: plain, ratio: 1 }];
+    const rows = [{ route: 'unguarded', requestsPerSecond: median(plainSamples), ratio: 1 }];
     const json: Record<string, number> = {};
     for (const kind of storeKinds) {
-      const rps = median(samples.get(kind)!);
+      const ratio = median(ratios.get(kind)!);
       rows.push({
         route: `${kind}, new key each request`,
-        requestsPerSecond: rps,
-        ratio: rps / plain,
+        requestsPerSecond: median(stored.get(kind)!),
+        ratio,
       });
-      json[`${kind}_new_vs_plain`] = Number((rps / plain).toFixed(3));
+      json[`${kind}_new_vs_plain`] = Number(ratio.toFixed(3));
     }
     for (const kind of storeKinds) {
       const trips = await countRoundTrips(kind, backends.get(kind)!.url);
@@ -295,7 +300,9 @@ export async function benchStores(
 
 /** Prints the store table; the caller prints the JSON line. */
 export function printStoreRows(result: StoreBenchResult): void {
-  console.log('\nstores: throughput (median of rounds) and round trips on the wire');
+  console.log(
+    '\nstores: throughput (medians; ratios per pair with the unguarded route) and round trips on the wire',
+  );
   console.table(
     result.rows.map((row) => ({
       scenario: row.route,
