@@ -4,10 +4,11 @@
 // runs in a process of its own (slicekit's on the memory store, on a store that keeps nothing,
 // each peer of bench:idempotency and its minimal guard, `floor`), where requests go round-robin
 // (shuffled each round), one at a time, to the echo and create routes unguarded and guarded (a
-// new key each request, and replays). It reports the mean time per request, what each guarded route adds to the unguarded
-// one, and their ratio. Run it on an idle machine (the time of a request is its CPU time only when
-// the process is never descheduled), and more than once: one process's compilation choices move a
-// figure by a few µs. It runs the compiled runtime (runtime/dist), what apps run: build it first.
+// new key each request, and replays). It reports the mean time per request, what each guarded
+// route adds to the unguarded one, and their ratio. Run it on an idle machine (the time of a
+// request is its CPU time only when the process is never descheduled), and more than once: one
+// process's compilation choices move a figure by a few µs. It runs the compiled runtime
+// (runtime/dist), what apps run: build it first.
 //
 //   npm run build -w @slicekit/runtime && node --import tsx bench/idempotency-inprocess.ts
 //   BENCH_REQUESTS=5000 BENCH_ONLY='memory new' node --cpu-prof --import tsx bench/idempotency-inprocess.ts

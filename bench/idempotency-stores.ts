@@ -17,6 +17,7 @@ import { MySqlIdempotencyStore } from '../runtime/src/idempotency/stores/mysql-s
 import { PostgresIdempotencyStore } from '../runtime/src/idempotency/stores/postgres-store.js';
 import { RedisIdempotencyStore } from '../runtime/src/idempotency/stores/redis-store.js';
 import { conformanceKeyInfo } from '../runtime/src/testing/index.js';
+import { loadPair } from './paired.js';
 import { serviceUrls, uniqueName, withDatabase } from '../test/support/services.js';
 import { TcpProxy } from '../test/runtime/stores/support/tcp-proxy.js';
 // Relative imports: `npm run bench:idempotency` runs without the slicekit-source condition.
@@ -246,8 +247,8 @@ export async function benchStores(
     for (const kind of storeKinds) backends.set(kind, await backendFor(kind));
     const urls = Object.fromEntries(storeKinds.map((kind) => [kind, backends.get(kind)!.url]));
     const servers = startServers(urls as Record<StoreKind, string>);
-    // Paired, as the guard's own loads: each store's route right beside the unguarded one (after
-    // it in even rounds, before it in odd ones), its ratio the median of its per-pair ratios.
+    // Paired, as the guard's own loads (bench/paired.ts): each store's route right beside the
+    // unguarded one, its ratio the median of its per-pair ratios.
     const plainSamples: number[] = [];
     const ratios = new Map<StoreKind, number[]>(storeKinds.map((kind) => [kind, []]));
     const stored = new Map<StoreKind, number[]>(storeKinds.map((kind) => [kind, []]));
@@ -263,13 +264,14 @@ export async function benchStores(
       for (const route of ['plain', ...storeKinds]) await load(route, 1); // warm-up
       for (let round = 0; round < rounds; round++) {
         for (const kind of storeKinds) {
-          const plainFirst = round % 2 === 0;
-          const first = await load(plainFirst ? 'plain' : kind, seconds);
-          const second = await load(plainFirst ? kind : 'plain', seconds);
-          const [plain, guarded] = plainFirst ? [first, second] : [second, first];
-          plainSamples.push(plain);
-          stored.get(kind)!.push(guarded);
-          ratios.get(kind)!.push(guarded / plain);
+          const pair = await loadPair(
+            round,
+            () => load('plain', seconds),
+            () => load(kind, seconds),
+          );
+          plainSamples.push(pair.plain);
+          stored.get(kind)!.push(pair.guarded);
+          ratios.get(kind)!.push(pair.guarded / pair.plain);
         }
       }
     } finally {

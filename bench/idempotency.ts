@@ -24,6 +24,7 @@ import { MemoryIdempotencyStore } from '../runtime/src/idempotency/stores/memory
 import { PEERS, checkDeduplicates, mountPeers } from './idempotency-peers.js';
 import { KeepNothingStore } from './keep-nothing-store.js';
 import { ordersTable } from './orders-table.js';
+import { loadPair } from './paired.js';
 import { benchStores, printStoreRows } from './idempotency-stores.js';
 
 /** The part of autocannon's API used here (it ships no types). */
@@ -429,26 +430,29 @@ async function main(): Promise<void> {
     if (primed.status !== 201) throw new Error(`priming ${url} answered ${primed.status}`);
   }
   process.stderr.write(`every guard deduplicates (${replayed.size} routes checked)\n`);
-  // Paired loads: each guarded scenario is measured right beside its unguarded route (after it
-  // in even rounds, before it in odd ones), and its ratios are taken per pair, then the median
-  // over rounds. What drifts during a run (the heap every stored key grows, the machine's other
-  // work) then falls on both sides of a pair alike instead of on whichever scenario runs later.
+  // Paired loads (bench/paired.ts): each guarded scenario beside its unguarded route, its ratios
+  // taken per pair, then the median over rounds. What drifts during a run (the heap every stored
+  // key grows, the machine's other work) then falls on both sides of a pair alike instead of on
+  // whichever scenario runs later.
   const samples = new Map<Scenario, Measured[]>(scenarios.map((s) => [s, []]));
-  const pairs = new Map<Scenario, { plain: Measured; guarded: Measured }[]>();
   const guardedScenarios = scenarios.filter((s) => s.against !== undefined);
+  const pairs = new Map(
+    guardedScenarios.map((s) => [s, [] as { plain: Measured; guarded: Measured }[]]),
+  );
   process.stderr.write(
     `warming up, then ${ROUNDS} rounds of ${guardedScenarios.length} paired ${DURATION_S}s loads, ${CONNECTIONS} connections\n`,
   );
   for (const scenario of scenarios) await load(scenario).catch(() => undefined);
   for (let round = 0; round < ROUNDS; round++) {
     for (const scenario of guardedScenarios) {
-      const plainFirst = round % 2 === 0;
-      const first = await load(plainFirst ? scenario.against! : scenario);
-      const second = await load(plainFirst ? scenario : scenario.against!);
-      const [plain, guarded] = plainFirst ? [first, second] : [second, first];
-      samples.get(scenario.against!)!.push(plain);
-      samples.get(scenario)!.push(guarded);
-      pairs.set(scenario, [...(pairs.get(scenario) ?? []), { plain, guarded }]);
+      const pair = await loadPair(
+        round,
+        () => load(scenario.against!),
+        () => load(scenario),
+      );
+      samples.get(scenario.against!)!.push(pair.plain);
+      samples.get(scenario)!.push(pair.guarded);
+      pairs.get(scenario)!.push(pair);
     }
   }
   server.proc.kill('SIGTERM');

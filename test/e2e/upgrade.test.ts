@@ -59,6 +59,9 @@ for (const dialect of allDialects)
     let app: string;
     const read = (path: string) => readFileSync(join(app, path), 'utf8');
     const write = (path: string, text: string) => writeFileSync(join(app, path), text);
+    /** Replaces `from` in the app's file at `path`, as a user's editor would. */
+    const edit = (path: string, from: string | RegExp, to: string) =>
+      write(path, read(path).replace(from, to));
     const env = () => appEnv({ DATABASE_URL: db.url });
     const entity = (...args: string[]) =>
       run(node, [plop, 'entity', '--', '--spec', ...args], { cwd: app, env: plainEnv() });
@@ -87,21 +90,13 @@ for (const dialect of allDialects)
     });
 
     it('previews an added field with --dry-run and writes nothing', async () => {
-      write(
-        ENTITY,
-        read(ENTITY).replace('this.price = price;', 'this.price = Math.round(price * 100) / 100;'),
-      );
-      write(
+      edit(ENTITY, 'this.price = price;', 'this.price = Math.round(price * 100) / 100;');
+      edit(
         TESTS,
-        read(TESTS).replace(
-          /\n\}\);\n$/,
-          "\n\n  it('keeps a test of my own', () => {\n    expect(1 + 1).to.equal(2);\n  });\n});\n",
-        ),
+        /\n\}\);\n$/,
+        "\n\n  it('keeps a test of my own', () => {\n    expect(1 + 1).to.equal(2);\n  });\n});\n",
       );
-      write(
-        SPEC,
-        read(SPEC).replace('fields:\n', 'fields:\n  note: { type: string, maxLength: 200 }\n'),
-      );
+      edit(SPEC, 'fields:\n', 'fields:\n  note: { type: string, maxLength: 200 }\n');
       const before = read(ENTITY);
       const output = await entity(SPEC, '--dry-run');
       expect(output).to.contain('dry run: nothing is written');
@@ -133,13 +128,7 @@ for (const dialect of allDialects)
         'entity: Category\nfields:\n  name: { type: string, required: true, maxLength: 80 }\n',
       );
       await entity(category);
-      write(
-        SPEC,
-        read(SPEC).replace(
-          'fields:\n',
-          'fields:\n  category: { type: reference, entity: Category }\n',
-        ),
-      );
+      edit(SPEC, 'fields:\n', 'fields:\n  category: { type: reference, entity: Category }\n');
       const output = await entity(SPEC, '--dry-run');
       expect(output).to.contain(
         `add constraint ${q(db, 'products_category_id_foreign')} foreign key (${q(db, 'category_id')}) references ${q(db, 'categories')} (${q(db, 'id')}) on delete RESTRICT`,
@@ -191,8 +180,8 @@ for (const dialect of allDialects)
         ],
       ];
       const count = await rows();
-      for (const [change, edit] of steps) {
-        edit();
+      for (const [change, make] of steps) {
+        make();
         await entity(SPEC);
         await run('npm', ['run', 'migrate'], { cwd: app, env: env() });
         expect(await rows(), change).to.equal(count);
@@ -203,7 +192,7 @@ for (const dialect of allDialects)
       expect(await db.knex.schema.hasColumn('products', 'quantity')).to.equal(true);
 
       // Dropping a field is refused until acknowledged, and nothing is written until then.
-      write(SPEC, read(SPEC).replace(/^ {2}grade: .*\n/m, ''));
+      edit(SPEC, /^ {2}grade: .*\n/m, '');
       const written = migrations();
       const refusal = await failureOf(entity(SPEC));
       expect(refusal).to.contain('--accept-data-loss');
@@ -242,16 +231,11 @@ for (const dialect of allDialects)
     });
 
     it('marks a collision, names the file and exits non-zero', async () => {
-      write(
-        ENTITY,
-        read(ENTITY).replace('note: string | null;', 'note: string | null; // on the label'),
-      );
-      write(
+      edit(ENTITY, 'note: string | null;', 'note: string | null; // on the label');
+      edit(
         SPEC,
-        read(SPEC).replace(
-          'note: { type: string, maxLength: 400 }',
-          'remark: { type: string, maxLength: 400, renamedFrom: note }',
-        ),
+        'note: { type: string, maxLength: 400 }',
+        'remark: { type: string, maxLength: 400, renamedFrom: note }',
       );
       const before = migrations().length;
       const failure = await failureOf(entity(SPEC));
