@@ -13,6 +13,9 @@
 //   npm run build -w @slicekit/runtime && node --import tsx bench/idempotency-inprocess.ts
 //   BENCH_REQUESTS=5000 BENCH_ONLY='memory new' node --cpu-prof --import tsx bench/idempotency-inprocess.ts
 //
+// BENCH_FINGERPRINT=0 turns slicekit's request fingerprint off (its share of what the guard adds;
+// the `floor_fingerprint` peer shows what it adds to the minimal guard).
+//
 // With BENCH_ONLY=<scenarios> ('memory new', 'baseline new', 'floor replay', ...: a comma-separated
 // list) it runs those only, in this process, beside the unguarded routes: what a CPU profile wants.
 import { IncomingMessage, ServerResponse } from 'node:http';
@@ -109,6 +112,7 @@ async function main(): Promise<void> {
     options.logger = silentLogger;
     options.conflictHandling = 'CachedResult';
     if (EXPIRATION_MS !== undefined) options.expiration = `${Number(EXPIRATION_MS)}ms`;
+    if (process.env.BENCH_FINGERPRINT === '0') options.requestFingerprint = null;
   };
   const app = guardedApp((a) => addIdempotentKey(a, configure));
   for (const route of ROUTES) {

@@ -1,16 +1,25 @@
 // The peers of the idempotency guard in bench:idempotency, on the same Express 5 echo and create
 // handlers as slicekit's guard: @node-idempotency/core (memory adapter), @aws-lambda-powertools/
 // idempotency (cache persistence layer over an in-process client), express-idempotency (with a Map
-// adapter: its bundled in-memory adapter scans an array), and a minimal guard as the floor (one
-// Map, a wrapped res.send, 409 and replay, nothing else). Each reads the same x-idempotency-key
-// header. Every peer is checked to deduplicate before it is measured.
+// adapter: its bundled in-memory adapter scans an array), a minimal guard as the floor (one Map, a
+// wrapped res.send, 409 and replay, nothing else), and that minimal guard with slicekit's request
+// fingerprint (`floor_fingerprint`: the floor with what the performance targets are stated with).
+// Each reads the same x-idempotency-key header. Every peer is checked to deduplicate before it is
+// measured.
 import { createRequire } from 'node:module';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { fingerprintRequest } from '@slicekit/runtime/idempotency';
 
 const require = createRequire(import.meta.url);
 
 /** The peers, in the order they are measured and reported. */
-export const PEERS = ['node_idempotency', 'powertools', 'express_idempotency', 'floor'] as const;
+export const PEERS = [
+  'node_idempotency',
+  'powertools',
+  'express_idempotency',
+  'floor',
+  'floor_fingerprint',
+] as const;
 export type Peer = (typeof PEERS)[number];
 
 /** What each peer protects: the two handlers of the benchmark, as plain functions of the body. */
@@ -134,20 +143,30 @@ function expressIdempotency(): { middleware: RequestHandler; isHit: (req: Reques
   return { middleware, isHit: (req) => getSharedIdempotencyService().isHit(req) };
 }
 
-/** The floor: one Map, a wrapped res.send, 409 while in flight, replay once done. */
-function minimalGuard(): RequestHandler {
-  const entries = new Map<string, { status: number; body: unknown } | null>();
+/**
+ * The floor: one Map, a wrapped res.send, 409 while in flight, replay once done. With
+ * `fingerprint`, it also keeps each key's request fingerprint (slicekit's default, canonical JSON
+ * and SHA-256) and answers 422 to a key reused for a different request.
+ */
+function minimalGuard(fingerprint?: (req: Request) => string): RequestHandler {
+  interface Entry {
+    readonly fingerprint: string | undefined;
+    readonly response?: { status: number; body: unknown };
+  }
+  const entries = new Map<string, Entry>();
   return function minimal(req: Request, res: Response, next: NextFunction) {
     const key = req.get(KEY);
     if (!key) return void res.status(400).end();
     const id = `${req.path}:${key}`;
     const entry = entries.get(id);
-    if (entry === null) return void res.status(409).end();
-    if (entry) return void res.status(entry.status).send(entry.body);
-    entries.set(id, null);
+    const print = fingerprint?.(req);
+    if (entry && entry.fingerprint !== print) return void res.status(422).end();
+    if (entry?.response) return void res.status(entry.response.status).send(entry.response.body);
+    if (entry) return void res.status(409).end();
+    entries.set(id, { fingerprint: print });
     const send = res.send.bind(res);
     res.send = (body: unknown) => {
-      entries.set(id, { status: res.statusCode, body });
+      entries.set(id, { fingerprint: print, response: { status: res.statusCode, body } });
       return send(body);
     };
     next();
@@ -174,6 +193,7 @@ export function mountPeers(
   const express = expressIdempotency();
   const node = nodeIdempotency();
   const floor = minimalGuard();
+  const floorFingerprint = minimalGuard((req) => fingerprintRequest(req));
   for (const [route, work] of [
     ['echo', handlers.echo],
     ['orders', handlers.create],
@@ -190,6 +210,9 @@ export function mountPeers(
       });
     }
     if (peers.includes('floor')) app.post(`/${route}/floor`, floor, answer(work));
+    if (peers.includes('floor_fingerprint')) {
+      app.post(`/${route}/floor_fingerprint`, floorFingerprint, answer(work));
+    }
   }
 }
 
