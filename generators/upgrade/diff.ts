@@ -5,6 +5,7 @@
 import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
 import type { FullSnapshot, NumberedColumn } from './base.js';
+import { diffJoinTables } from './diff-joins.js';
 
 export type SchemaChange =
   | { kind: 'add'; column: Column; restore?: boolean }
@@ -38,6 +39,11 @@ export interface DiffOptions {
   renames: ReadonlyMap<string, string>;
   /** A value for existing rows, per column: the field's default, when it has one. */
   fills: ReadonlyMap<string, unknown>;
+  /**
+   * The join tables of the spec's required many-to-many fields, each to whether the field was
+   * optional (or absent) in the earlier spec; `undefined` when the earlier spec is not known.
+   */
+  requiredLinks?: ReadonlyMap<string, boolean | undefined>;
 }
 
 const indexKey = (index: TableIndex) => `${index.method}:${index.columns.join(',')}`;
@@ -247,21 +253,9 @@ export function diffTables(
       relations.push({ kind: 'addForeign', foreignKey: is });
     }
   }
-  const oldJoins = new Map(before.joinTables.map((j) => [JSON.stringify(j), j]));
-  const newJoins = new Map(after.joinTables.map((j) => [JSON.stringify(j), j]));
-  for (const [key, joinTable] of oldJoins) {
-    if (newJoins.has(key)) continue;
-    relations.push({ kind: 'dropJoinTable', joinTable });
-    const target = joinTable.foreignKeys[1]!.table;
-    risks.push({
-      column: joinTable.table,
-      risk: `(the join table of a many-to-many to ${target}) is dropped: every row loses its links to ${target}`,
-      fix: 'keep the reference, or copy the links elsewhere first',
-    });
-  }
-  for (const [key, joinTable] of newJoins) {
-    if (!oldJoins.has(key)) relations.push({ kind: 'addJoinTable', joinTable });
-  }
+  const joins = diffJoinTables(before.joinTables, after.joinTables, options.requiredLinks);
+  relations.push(...joins.changes);
+  risks.push(...joins.risks);
   const sequenceName = (s: NumberedColumn) => String(s.options['name']);
   const oldSequences = new Set(before.sequences.map(sequenceName));
   const newSequences = new Set(after.sequences.map(sequenceName));

@@ -159,6 +159,31 @@ export function savedSpec(
   return text === specText ? undefined : { text, path };
 }
 
+/**
+ * The join tables of `model`'s required many-to-many fields, each to whether the field was
+ * optional (or absent) in the base's spec; `undefined` when that spec is not known or not read.
+ */
+function requiredLinksOf(base: UpgradeBase, model: EntityModel): Map<string, boolean | undefined> {
+  const text =
+    base.specText ?? base.files?.get(`src/slices/${model.folder}/${model.name.kebab}.entity.yaml`);
+  let earlier = base.model;
+  try {
+    earlier ??= text === undefined ? undefined : resolveSpec(parseSpecText(text, 'base'), 'base');
+  } catch {
+    earlier = undefined;
+  }
+  const wasRequired = (name: string) =>
+    earlier?.links.some((l) => l.name.camel === name && l.required);
+  return new Map(
+    (model.relations?.links ?? [])
+      .filter(({ field }) => field.required)
+      .map(({ field, joinTable }) => [
+        joinTable.table,
+        earlier === undefined ? undefined : !wasRequired(field.name.camel),
+      ]),
+  );
+}
+
 /** The table's changes, their risks and the migration's steps. */
 export function schemaPlan(base: UpgradeBase, model: EntityModel, specText: string): SchemaPlan {
   const after = tableSnapshot(model);
@@ -177,7 +202,11 @@ export function schemaPlan(base: UpgradeBase, model: EntityModel, specText: stri
       })),
     );
   }
-  const { changes, risks } = diffTables(base.schema, after, { renames, fills });
+  const { changes, risks } = diffTables(base.schema, after, {
+    renames,
+    fills,
+    requiredLinks: requiredLinksOf(base, model),
+  });
   return {
     before: base.schema,
     after,

@@ -347,6 +347,36 @@ describe('upgrading a slice with relations', () => {
     );
   });
 
+  it('refuses a many-to-many added as required, or made required, on a table that may hold rows', async () => {
+    const added = await refusal(
+      NOTE.replace(
+        'fields:\n',
+        'fields:\n  suppliers: { type: reference, entity: Supplier, many: true, required: true }\n',
+      ),
+    );
+    expect(added).to.be.instanceOf(DataLossError);
+    expect(added!.risks.map((r) => r.column)).to.deep.equal(['note_suppliers']);
+    expect(added!.message).to.contain(
+      'note_suppliers (the join table of a required many-to-many to suppliers) is added: the rows the table holds that link to no row of suppliers break the rule',
+    );
+    expect(added!.message).to.contain('add the many-to-many optional (required: false)');
+    const required = NOTE.replace('many: true }', 'many: true, required: true }');
+    const made = await refusal(required);
+    expect(made!.risks.map((r) => r.column)).to.deep.equal(['note_tags']);
+    expect(made!.message).to.contain(
+      '(the join table of a required many-to-many to tags) is made required',
+    );
+    expect(migrations()).to.have.length(4);
+    // Once accepted, a later change of the entity is not refused for it again.
+    expect((await upgrade(required, { 'accept-data-loss': true })).failures).to.deep.equal([]);
+    const later = await upgrade(
+      required.replace('fields:\n', 'fields:\n  summary: { type: string, maxLength: 200 }\n'),
+      { now: '2025-02-04T04:05:06Z' },
+    );
+    expect(later.failures).to.deep.equal([]);
+    expect(migrations()).to.have.length(5);
+  });
+
   it('changes what a delete does by making the foreign key again, without a refusal', async () => {
     const result = await upgrade(
       NOTE.replace('entity: Customer }', 'entity: Customer, onDelete: cascade }'),
