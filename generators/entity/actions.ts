@@ -5,7 +5,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SlicekitError } from '@slicekit/runtime';
 import type { ActionType, NodePlopAPI } from 'plop';
-import { eventsIndex, type AppModel } from '../model/app.js';
+import { eventsIndex, savedSpecPath, type AppModel } from '../model/app.js';
 import type { EntityModel } from '../model/types.js';
 import { formatFile } from './format.js';
 import { BASE_ROOT, keptInBase, tableSnapshot, writeBase } from '../upgrade/base.js';
@@ -220,7 +220,7 @@ export class SliceFilesKeptError extends SlicekitError {
   readonly files: readonly string[];
 
   constructor(model: EntityModel, files: readonly string[]) {
-    const saved = `src/slices/${model.folder}/${model.name.kebab}.entity.yaml`;
+    const saved = savedSpecPath(model);
     super(
       'entity_spec.files_kept',
       `nothing was written: ${count(files.length)} of the ${model.folder} slice ` +

@@ -23,6 +23,7 @@ import { kebabCase, pascalCase, pluralize, snakeCase } from '../names.js';
 import { resolveAnswers, specFromAnswers, type CompactAnswers } from '../model/compact.js';
 import { EntitySpecError } from '../model/errors.js';
 import { loadSpecFile } from '../model/load.js';
+import { savedSpecHeader } from '../model/app.js';
 import type { EntityModel } from '../model/types.js';
 
 /** What the generator's actions accept (prompt answers, bypass arguments or a program's object). */
@@ -82,8 +83,7 @@ export function modelFromAnswers(answers: EntityAnswers): { model: EntityModel; 
   }
   const model = resolveAnswers(answers, 'the spec from the answers');
   const spec = specFromAnswers(answers, 'the spec from the answers');
-  const header = `# ${model.name.pascal}: the entity spec this slice was generated from (docs/entity-spec.md).\n# Regenerate with: npx plop entity -- --spec src/slices/${model.folder}/${model.name.kebab}.entity.yaml --force\n`;
-  return { model, specText: header + YAML.stringify(spec) };
+  return { model, specText: savedSpecHeader(model) + YAML.stringify(spec) };
 }
 
 const truthy = (value: unknown): boolean =>

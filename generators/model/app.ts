@@ -19,6 +19,19 @@ export interface AppModel {
 
 const SPEC_FILE = /\.entity\.ya?ml$/;
 
+/** Where a slice's spec is saved, relative to the app: `src/slices/<folder>/<entity>.entity.yaml`. */
+export function savedSpecPath(model: Pick<EntityModel, 'folder' | 'name'>): string {
+  return `src/slices/${model.folder}/${model.name.kebab}.entity.yaml`;
+}
+
+/** What a spec saved from prompt answers opens with: what it is, and how to generate it again. */
+export function savedSpecHeader(model: Pick<EntityModel, 'folder' | 'name'>): string {
+  return (
+    `# ${model.name.pascal}: the entity spec this slice was generated from (docs/entity-spec.md).\n` +
+    `# Regenerate with: npx plop entity -- --spec ${savedSpecPath(model)} --force\n`
+  );
+}
+
 /** The saved spec files of an app, `src/slices/<folder>/<entity>.entity.yaml`, sorted. */
 export function savedSpecFiles(appDir: string): string[] {
   const slices = join(appDir, 'src', 'slices');

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ActionType, NodePlopAPI } from 'plop';
-import type { AppModel } from '../model/app.js';
+import { savedSpecPath, type AppModel } from '../model/app.js';
 import { loadSpecFile } from '../model/load.js';
 import type { EntityModel } from '../model/types.js';
 import { createMigrationName, entityActions, writeAppEvents } from '../entity/actions.js';
@@ -41,7 +41,7 @@ export interface UpgradeOptions {
 
 /** Whether the app has the slice of `model` already (its saved spec or its base copy). */
 export function sliceExists(appDir: string, model: EntityModel): boolean {
-  const spec = join(appDir, 'src', 'slices', model.folder, `${model.name.kebab}.entity.yaml`);
+  const spec = join(appDir, savedSpecPath(model));
   return existsSync(spec) || existsSync(join(appDir, BASE_ROOT, model.folder, 'schema.json'));
 }
 

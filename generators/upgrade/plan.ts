@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodePlopAPI } from 'plop';
-import type { AppModel } from '../model/app.js';
+import { savedSpecPath, type AppModel } from '../model/app.js';
 import { EntitySpecError } from '../model/errors.js';
 import { parseSpecText } from '../model/load.js';
 import { idPropertyOf } from '../model/references.js';
@@ -121,7 +121,7 @@ export function findBase(
 ): UpgradeBase {
   const copy = readBase(appDir, model.folder);
   if (copy) {
-    const spec = copy.files.get(`src/slices/${model.folder}/${model.name.kebab}.entity.yaml`);
+    const spec = copy.files.get(savedSpecPath(model));
     return { schema: withRelations(copy.schema, app, model, spec), files: copy.files };
   }
   const note = (from: string) =>
@@ -153,7 +153,7 @@ export function savedSpec(
   model: EntityModel,
   specText: string,
 ): { text: string; path: string } | undefined {
-  const path = join(appDir, 'src', 'slices', model.folder, `${model.name.kebab}.entity.yaml`);
+  const path = join(appDir, savedSpecPath(model));
   if (!existsSync(path)) return undefined;
   const text = readFileSync(path, 'utf8');
   return text === specText ? undefined : { text, path };
@@ -164,8 +164,7 @@ export function savedSpec(
  * optional (or absent) in the base's spec; `undefined` when that spec is not known or not read.
  */
 function requiredLinksOf(base: UpgradeBase, model: EntityModel): Map<string, boolean | undefined> {
-  const text =
-    base.specText ?? base.files?.get(`src/slices/${model.folder}/${model.name.kebab}.entity.yaml`);
+  const text = base.specText ?? base.files?.get(savedSpecPath(model));
   let earlier = base.model;
   try {
     earlier ??= text === undefined ? undefined : resolveSpec(parseSpecText(text, 'base'), 'base');
