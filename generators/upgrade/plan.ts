@@ -164,8 +164,9 @@ export function savedSpec(
  * optional (or absent) in the base's spec; `undefined` when that spec is not known or not read.
  */
 function requiredLinksOf(base: UpgradeBase, model: EntityModel): Map<string, boolean | undefined> {
-  const text = base.specText ?? base.files?.get(savedSpecPath(model));
+  // An app without base copies has the earlier model already; a base copy has its spec's text.
   let earlier = base.model;
+  const text = base.files?.get(savedSpecPath(model));
   try {
     earlier ??= text === undefined ? undefined : resolveSpec(parseSpecText(text, 'base'), 'base');
   } catch {

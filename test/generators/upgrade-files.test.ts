@@ -253,6 +253,9 @@ describe('upgrading a slice with relations', () => {
     '  tags: { type: reference, entity: Tag, many: true }',
     '',
   ].join('\n');
+  /** `spec` with `field` (one line of YAML, `name: { ... }`) as its first field. */
+  const withField = (spec: string, field: string) =>
+    spec.replace('fields:\n', `fields:\n  ${field}\n`);
   const upgrade = (spec: string, answers: Record<string, unknown> = {}) => {
     writeFileSync(join(dir, SPEC), spec);
     return run(dir, { specFile: join(dir, SPEC), now: '2025-02-03T04:05:06Z', ...answers });
@@ -289,7 +292,7 @@ describe('upgrading a slice with relations', () => {
 
   it('prints the foreign key each database adds on a dry run', async () => {
     const result = await upgrade(
-      NOTE.replace('fields:\n', 'fields:\n  supplier: { type: reference, entity: Supplier }\n'),
+      withField(NOTE, 'supplier: { type: reference, entity: Supplier }'),
       { 'dry-run': true },
     );
     const plan = result.changes[0]!.path;
@@ -317,7 +320,7 @@ describe('upgrading a slice with relations', () => {
     );
     writeFileSync(
       join(specs, 'note.yaml'),
-      NOTE.replace('fields:\n', 'fields:\n  vendor: { type: reference, entity: Vendor }\n'),
+      withField(NOTE, 'vendor: { type: reference, entity: Vendor }'),
     );
     // No `now`: the run's own clock, as on the command line.
     const result = await run(dir, { specFile: specs });
@@ -331,10 +334,7 @@ describe('upgrading a slice with relations', () => {
 
   it('refuses a required reference added to a table that may hold rows, naming the way out', async () => {
     const error = await refusal(
-      NOTE.replace(
-        'fields:\n',
-        'fields:\n  supplier: { type: reference, entity: Supplier, required: true }\n',
-      ),
+      withField(NOTE, 'supplier: { type: reference, entity: Supplier, required: true }'),
     );
     expect(error).to.be.instanceOf(DataLossError);
     expect(error!.risks.map((r) => r.column)).to.deep.equal(['supplier_id']);
@@ -349,9 +349,9 @@ describe('upgrading a slice with relations', () => {
 
   it('refuses a many-to-many added as required, or made required, on a table that may hold rows', async () => {
     const added = await refusal(
-      NOTE.replace(
-        'fields:\n',
-        'fields:\n  suppliers: { type: reference, entity: Supplier, many: true, required: true }\n',
+      withField(
+        NOTE,
+        'suppliers: { type: reference, entity: Supplier, many: true, required: true }',
       ),
     );
     expect(added).to.be.instanceOf(DataLossError);
@@ -369,10 +369,9 @@ describe('upgrading a slice with relations', () => {
     expect(migrations()).to.have.length(4);
     // Once accepted, a later change of the entity is not refused for it again.
     expect((await upgrade(required, { 'accept-data-loss': true })).failures).to.deep.equal([]);
-    const later = await upgrade(
-      required.replace('fields:\n', 'fields:\n  summary: { type: string, maxLength: 200 }\n'),
-      { now: '2025-02-04T04:05:06Z' },
-    );
+    const later = await upgrade(withField(required, 'summary: { type: string, maxLength: 200 }'), {
+      now: '2025-02-04T04:05:06Z',
+    });
     expect(later.failures).to.deep.equal([]);
     expect(migrations()).to.have.length(5);
   });
@@ -423,10 +422,9 @@ describe('upgrading a slice with relations', () => {
   it('upgrades an app without base copies from an earlier spec with relations, adding none again', async () => {
     rmSync(join(dir, '.slicekit'), { recursive: true });
     const earlier = join(dir, 'specs/note.yaml');
-    const result = await upgrade(
-      NOTE.replace('fields:\n', 'fields:\n  summary: { type: string, maxLength: 200 }\n'),
-      { base: earlier },
-    );
+    const result = await upgrade(withField(NOTE, 'summary: { type: string, maxLength: 200 }'), {
+      base: earlier,
+    });
     expect(result.failures).to.deep.equal([]);
     const migration = read('migrations/20250203040506_alter_notes.ts');
     expect(migration).to.contain("table.string('summary', 200);");
@@ -456,9 +454,7 @@ describe('upgrading a slice with relations', () => {
     delete schema.foreignKeys;
     delete schema.joinTables;
     writeFileSync(file, JSON.stringify(schema));
-    const result = await upgrade(
-      NOTE.replace('fields:\n', 'fields:\n  summary: { type: string, maxLength: 200 }\n'),
-    );
+    const result = await upgrade(withField(NOTE, 'summary: { type: string, maxLength: 200 }'));
     expect(result.failures).to.deep.equal([]);
     const migration = read('migrations/20250203040506_alter_notes.ts');
     expect(migration).to.contain("table.string('summary', 200);");
