@@ -193,7 +193,7 @@ export function mountPeers(
   const express = expressIdempotency();
   const node = nodeIdempotency();
   const floor = minimalGuard();
-  const floorFingerprint = minimalGuard((req) => fingerprintRequest(req));
+  const floorFingerprint = minimalGuard(fingerprintRequest);
   for (const [route, work] of [
     ['echo', handlers.echo],
     ['orders', handlers.create],

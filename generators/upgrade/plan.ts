@@ -71,6 +71,16 @@ function resolvedIn(app: AppModel, model: EntityModel): EntityModel {
   return resolveRelations([...others, model], new Map()).at(-1)!;
 }
 
+/** The model of the spec a base copy holds; `undefined` when it has none or it no longer resolves. */
+function baseSpecModel(specText: string | undefined): EntityModel | undefined {
+  if (specText === undefined) return undefined;
+  try {
+    return resolveSpec(parseSpecText(specText, 'base'), 'base');
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The base schema with its foreign keys and join tables. A schema.json written before slicekit
  * recorded them has none: they are those of the spec the base copy holds (the one the slice was
@@ -86,13 +96,10 @@ function withRelations(
   if (schema.foreignKeys && schema.joinTables) {
     return { ...schema, foreignKeys: schema.foreignKeys, joinTables: schema.joinTables };
   }
+  const earlier = baseSpecModel(specText);
   let recorded: FullSnapshot | undefined;
   try {
-    if (specText !== undefined) {
-      recorded = tableSnapshot(
-        resolvedIn(app, resolveSpec(parseSpecText(specText, 'base'), 'base')),
-      );
-    }
+    if (earlier) recorded = tableSnapshot(resolvedIn(app, earlier));
   } catch {
     recorded = undefined;
   }
@@ -165,13 +172,7 @@ export function savedSpec(
  */
 function requiredLinksOf(base: UpgradeBase, model: EntityModel): Map<string, boolean | undefined> {
   // An app without base copies has the earlier model already; a base copy has its spec's text.
-  let earlier = base.model;
-  const text = base.files?.get(savedSpecPath(model));
-  try {
-    earlier ??= text === undefined ? undefined : resolveSpec(parseSpecText(text, 'base'), 'base');
-  } catch {
-    earlier = undefined;
-  }
+  const earlier = base.model ?? baseSpecModel(base.files?.get(savedSpecPath(model)));
   const wasRequired = (name: string) =>
     earlier?.links.some((l) => l.name.camel === name && l.required);
   return new Map(
