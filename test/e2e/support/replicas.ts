@@ -145,13 +145,7 @@ export async function replica(app: string, env: NodeJS.ProcessEnv): Promise<Repl
         return code as number | null;
       });
       try {
-        await waitFor(
-          port,
-          process.env.SCALE_PROBE ?? '/health/ready',
-          process.env.SCALE_PROBE ? undefined : 200,
-          30_000,
-          () => running,
-        );
+        await waitFor(port, '/health/ready', 200, 30_000, () => running);
       } catch (error) {
         throw new Error(`${String(error)}\nthe process printed:\n${output}`);
       }
