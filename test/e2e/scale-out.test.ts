@@ -13,7 +13,7 @@ import {
   type BrokerMessage,
   type EventReader,
 } from './support/broker-readers.js';
-import { buildProductApp, replica, waitFor, type Replica } from './support/replicas.js';
+import { buildProductApp, replica, untilReady, type Replica } from './support/replicas.js';
 import {
   SERVED_BY,
   sendTo,
@@ -246,6 +246,6 @@ for (const { dialect, broker } of setups)
         gate!.open();
       }
       await expectDelivered([...created, ...during]);
-      for (const r of replicas) await waitFor(r.port, '/health/ready', 200, 15_000);
+      for (const r of replicas) await untilReady(r.port, 15_000);
     });
   });

@@ -88,11 +88,9 @@ function serverPid(pid: number): number | undefined {
   return undefined;
 }
 
-/** Waits until GET `path` on `port` answers `status` (any when omitted); bounded by `timeoutMs`. */
-export async function waitFor(
+/** Waits until `/health/ready` on `port` answers 200, for at most `timeoutMs`. */
+export async function untilReady(
   port: number,
-  path: string,
-  status: number | undefined,
   timeoutMs: number,
   alive: () => boolean = () => true,
 ): Promise<void> {
@@ -100,15 +98,15 @@ export async function waitFor(
   let last = 'no answer';
   while (Date.now() < deadline && alive()) {
     try {
-      const answer = await sendTo(port, { method: 'GET', path }, 2000);
-      if (status === undefined || answer.status === status) return;
+      const answer = await sendTo(port, { method: 'GET', path: '/health/ready' }, 2000);
+      if (answer.status === 200) return;
       last = `${answer.status} ${answer.text.slice(0, 300)}`;
     } catch (error) {
       last = String(error);
     }
     await sleep(100);
   }
-  throw new Error(`GET :${port}${path} did not answer ${status ?? 'at all'}: ${last}`);
+  throw new Error(`:${port}/health/ready did not answer 200: ${last}`);
 }
 
 /** One process of the app in `app`, with `env` (DATABASE_URL, EVENTS_*...) on free ports. */
@@ -145,7 +143,7 @@ export async function replica(app: string, env: NodeJS.ProcessEnv): Promise<Repl
         return code as number | null;
       });
       try {
-        await waitFor(port, '/health/ready', 200, 30_000, () => running);
+        await untilReady(port, 30_000, () => running);
       } catch (error) {
         throw new Error(`${String(error)}\nthe process printed:\n${output}`);
       }
