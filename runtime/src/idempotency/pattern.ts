@@ -1,5 +1,5 @@
-// The key pattern check in linear time: a custom pattern runs on RE2 (re2js), which cannot
-// backtrack, so no key stalls the event loop and no match needs a clock; the default stays a RegExp.
+// The key pattern check in linear time: a custom pattern runs on RE2 (re2js), which never
+// backtracks, so no key stalls the event loop and no match needs a clock; the default is a RegExp.
 import { RE2JS } from 're2js';
 
 /** The spec's default key pattern: letters, digits, hyphen and underscore. */
