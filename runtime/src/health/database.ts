@@ -47,21 +47,26 @@ export interface DatabaseCheckOptions {
 }
 
 /**
- * Up when `select 1` answers and no migration is pending: a process started with migrations
- * switched off on a database not yet migrated stays unready (`n migrations are pending`) until
- * another process or `npm run migrate` runs them. Once the database is found migrated, later
- * probes only run the query (migrations are not undone under a running process).
+ * Up when the database answers a read of the migrations table and no migration is pending: a
+ * process started with migrations switched off on a database not yet migrated stays unready
+ * (`not migrated: n migrations are pending`) until another process or `npm run migrate` runs
+ * them. Once the database is found migrated, later probes only read one row of that table (a read
+ * of a real table, so a SQLite file another connection has locked counts as down too).
  *
  * @example
  * const checks: HealthCheck[] = [databaseCheck(knex, { migrations })];
  */
 export function databaseCheck(knex: Knex, options: DatabaseCheckOptions = {}): HealthCheck {
   let migrated = false;
+  const table = (options.migrations?.tableName ?? 'knex_migrations') as string;
+  const schema = options.migrations?.schemaName;
   return {
     name: options.name ?? 'database',
     async check() {
-      await knex.raw('select 1');
-      if (migrated) return;
+      if (migrated) {
+        await (schema ? knex.withSchema(schema) : knex).from(table).first('name');
+        return;
+      }
       const pending = await pendingMigrations(knex, options.migrations);
       if (pending.length > 0) {
         const count = pending.length === 1 ? '1 migration is' : `${pending.length} migrations are`;
