@@ -89,12 +89,11 @@ const requests = trackRequests(server);
 // Readiness turns 503 at once, so a load balancer stops sending; the server keeps answering until
 // the requests in flight are done, then closes, and the event delivery in flight ends (events not
 // yet delivered stay pending for the next start) before the database connections are released.
-// Past SHUTDOWN_GRACE_MS the process exits anyway. A second signal exits at once.
+// Past SHUTDOWN_GRACE_MS the process exits anyway. A signal during the drain changes nothing: a
+// terminal's Ctrl-C reaches a supervisor (npm run demo) and its child both, and the supervisor
+// passes its own on.
 function shutDown(signal: NodeJS.Signals): void {
-  if (shuttingDown) {
-    logger.warn({ signal }, 'second signal: exiting now');
-    process.exit(1);
-  }
+  if (shuttingDown) return;
   shuttingDown = true;
   logger.info({ signal, inFlight: requests.inFlight }, 'shutting down: draining');
   setTimeout(() => {
