@@ -2,9 +2,9 @@
 // /health/ready on SQLite, PostgreSQL and MySQL (unready before migrations and while the database
 // stalls, ready again when it answers), the probes out of the OpenAPI document and the info log,
 // a CORS preflight with AUTH_REQUIRED, and real processes drained by SIGTERM.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -324,19 +324,36 @@ async function freePort(): Promise<number> {
 
 interface Started {
   child: ChildProcess;
+  /** The server's own process id: the child's, or under `unshare` its child's (PID 1 inside). */
+  serverPid: number;
   port: number;
   output: () => string;
   exited: Promise<number | null>;
 }
 
-/** `node src/server.ts` of the app, as `npm start` runs the build: the signal reaches it directly. */
-async function startServer(env: NodeJS.ProcessEnv): Promise<Started> {
+const serverArgs = ['--import', 'tsx', '--conditions=slicekit-source', 'src/server.ts'];
+// A PID namespace of its own, as a container gives: the server is its PID 1.
+const asPid1 = ['--user', '--map-root-user', '--pid', '--fork', '--kill-child'];
+
+/** Whether this machine lets an unprivileged test start a process in a PID namespace. */
+function canUnshare(): boolean {
+  const probe = spawnSync('unshare', [...asPid1, 'true'], { timeout: 10_000 });
+  return probe.status === 0;
+}
+
+/**
+ * `node src/server.ts` of the app, as the Dockerfile's exec-form CMD runs the build: the signal
+ * reaches the server itself (and, with `pid1`, the server is PID 1 of its own namespace).
+ */
+async function startServer(env: NodeJS.ProcessEnv, pid1 = false): Promise<Started> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=slicekit-source', 'src/server.ts'],
-    { cwd: appDir, env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), ...env } },
-  );
+  const [command, args] = pid1
+    ? ['unshare', [...asPid1, process.execPath, ...serverArgs]]
+    : [process.execPath, serverArgs];
+  const child = spawn(command, args, {
+    cwd: appDir,
+    env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), ...env },
+  });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -345,7 +362,10 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<Started> {
     if (child.exitCode !== null) throw new Error(`the server exited: ${output}`);
     return (await send(port, 'GET', '/health/live').catch(() => undefined))?.status === 200;
   }, 30_000);
-  return { child, port, output: () => output, exited };
+  const serverPid = pid1
+    ? Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim())
+    : child.pid!;
+  return { child, serverPid, port, output: () => output, exited };
 }
 
 async function waitingSlow(port: number): Promise<number> {
@@ -362,30 +382,35 @@ describe('a generated app process stopped by SIGTERM', function () {
     started = undefined;
   });
 
-  it('turns unready at once, keeps answering, finishes the request in flight, exits 0', async () => {
-    started = await startServer({ DATABASE_URL: db.url });
-    const { port, child } = started;
-    expect((await send(port, 'GET', '/health/ready')).status).to.equal(200);
-    const slow = send(port, 'GET', '/v1/slow');
-    await eventually(async () => (await waitingSlow(port)) === 1, 10_000);
+  for (const pid1 of [false, true]) {
+    const as = pid1 ? 'as PID 1 of its own PID namespace (a container)' : 'as a plain process';
+    it(`${as}: turns unready at once, keeps answering, finishes the request in flight, exits 0`, async function () {
+      if (pid1 && !canUnshare()) this.skip();
+      started = await startServer({ DATABASE_URL: db.url }, pid1);
+      const { port } = started;
+      expect((await send(port, 'GET', '/health/ready')).status).to.equal(200);
+      const slow = send(port, 'GET', '/v1/slow');
+      await eventually(async () => (await waitingSlow(port)) === 1, 10_000);
 
-    child.kill('SIGTERM');
-    await eventually(async () => (await send(port, 'GET', '/health/ready')).status === 503, 5000);
-    const ready = await send(port, 'GET', '/health/ready');
-    expect(ready.body).to.include({
-      code: 'health.unready',
-      detail: 'the process is shutting down',
+      process.kill(started.serverPid, 'SIGTERM');
+      await eventually(async () => (await send(port, 'GET', '/health/ready')).status === 503, 5000);
+      const ready = await send(port, 'GET', '/health/ready');
+      expect(ready.body).to.include({
+        code: 'health.unready',
+        detail: 'the process is shutting down',
+      });
+      const during = await send(port, 'GET', '/v1/products');
+      expect(during.status, 'a new request is answered during the drain').to.equal(200);
+      expect(during.connection).to.equal('close');
+      expect(started.child.exitCode, 'still running while a request is in flight').to.equal(null);
+
+      await send(port, 'POST', '/v1/slow-release');
+      expect(await slow).to.deep.include({ status: 200, body: { done: true } });
+      expect(await started.exited, started.output()).to.equal(0);
+      expect(started.output()).to.contain('shutting down: draining');
+      if (pid1) expect(started.output()).to.contain('"pid":1,');
     });
-    const during = await send(port, 'GET', '/v1/products');
-    expect(during.status, 'a new request is answered during the drain').to.equal(200);
-    expect(during.connection).to.equal('close');
-    expect(child.exitCode, 'still running while a request is in flight').to.equal(null);
-
-    await send(port, 'POST', '/v1/slow-release');
-    expect(await slow).to.deep.include({ status: 200, body: { done: true } });
-    expect(await started.exited, started.output()).to.equal(0);
-    expect(started.output()).to.contain('shutting down: draining');
-  });
+  }
 
   it('with MIGRATE_ON_START=false on a database not migrated: serves unready, creates nothing, exits 0 after the grace time', async () => {
     const fresh = join(db.url, '..', 'fresh.sqlite');
@@ -394,7 +419,7 @@ describe('a generated app process stopped by SIGTERM', function () {
       MIGRATE_ON_START: 'false',
       SHUTDOWN_GRACE_MS: '1000',
     });
-    const { port, child } = started;
+    const { port } = started;
     const ready = await send(port, 'GET', '/health/ready');
     expect(ready.status).to.equal(503);
     expect((ready.body as { checks: { reason: string }[] }).checks[0]!.reason).to.match(
@@ -406,7 +431,7 @@ describe('a generated app process stopped by SIGTERM', function () {
       (error: NodeJS.ErrnoException) => error.code,
     );
     await eventually(async () => (await waitingSlow(port)) === 1, 10_000);
-    child.kill('SIGTERM');
+    process.kill(started.serverPid, 'SIGTERM');
     expect(await started.exited, started.output()).to.equal(0);
     expect(await slow).to.equal('ECONNRESET');
     expect(started.output()).to.contain('shutdown grace time passed');
