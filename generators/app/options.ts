@@ -164,6 +164,7 @@ export function appTemplateData(
   const slicekit = fromCheckout ? fileSpecifier(directory, packageRoot) : `^${manifest.version}`;
   const dependencies: Record<string, string> = {
     '@slicekit/runtime': runtime,
+    cors: versionOf('cors'),
     express: versionOf('express'),
     knex: versionOf('knex'),
     pino: versionOf('pino'),
@@ -175,6 +176,7 @@ export function appTemplateData(
       [
         '@eslint/js',
         '@types/chai',
+        '@types/cors',
         '@types/express',
         '@types/mocha',
         '@types/node',

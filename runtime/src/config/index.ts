@@ -2,3 +2,4 @@
 // (see docs/reliability.md).
 export * from './env.js';
 export * from './errors.js';
+export * from './origins.js';

@@ -190,6 +190,12 @@ export const problemKinds = {
     extensions: [],
     summary: 'an app never prepared could not prepare its idempotency guard on its first request',
   },
+  'health.unready': {
+    type: 'urn:slicekit:problem:unready',
+    statuses: [503],
+    extensions: ['checks'],
+    summary: 'a critical health check is down, or the process is shutting down',
+  },
 } as const satisfies Record<string, ProblemKind>;
 
 /** The `code` of a problem kind the runtime declares. */

@@ -24,7 +24,7 @@ export {
   type FingerprintParts,
   type RequestFingerprint,
 } from './fingerprint.js';
-export { DEFAULT_KEY_PATTERN, KEY_PATTERN_TIMEOUT_MS } from './pattern.js';
+export { DEFAULT_KEY_PATTERN } from './pattern.js';
 export { IN_FLIGHT_RETRY_AFTER_SECONDS, IdempotencyProblemType } from './problems.js';
 export { REPLAYED_HEADER } from './guard.js';
 export {

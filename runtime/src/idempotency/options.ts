@@ -37,8 +37,8 @@ export interface IdempotencyOptions {
   /** Header the key is read from (case-insensitive). @default 'X-Idempotency-Key' */
   idempotencyHeaderKey: string;
   /**
-   * A key must match this regular expression; a match is bounded at 100 ms and a timeout counts
-   * as a mismatch. @default '^[a-zA-Z0-9\\-_]+$'
+   * A key must match this regular expression, in RE2 syntax (matched in linear time; no
+   * backreferences or lookaround). @default '^[a-zA-Z0-9\\-_]+$'
    */
   idempotencyKeyPattern: string;
   /**

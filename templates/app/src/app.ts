@@ -1,15 +1,18 @@
 // Builds the Express app without listening, so tests can drive it in process with supertest.
+import cors from 'cors';
 import express, { type Express } from 'express';
 import type { Knex } from 'knex';
 import type { AuthOptions } from '@slicekit/runtime/auth';
 import { discoverSlices } from '@slicekit/runtime/crud';
+import { databaseCheck, healthRouter, type HealthCheck } from '@slicekit/runtime/health';
 import { prepareApp } from '@slicekit/runtime/idempotency';
 import { buildOpenApiDocument, openApiRouter } from '@slicekit/runtime/openapi';
 import { authentication } from './auth.js';
-import { appName, authSettings } from './config.js';
+import { appName, authSettings, corsOrigins } from './config.js';
 import { notFound, problemHandler, wrongMethod } from './http/problems.js';
 import { requestLog } from './http/request-log.js';
 import { useIdempotency } from './idempotency.js';
+import { migrations } from './knexfile.js';
 import type { Logger } from './logger.js';
 
 /** What every slice receives when it is mounted. */
@@ -18,11 +21,24 @@ export interface AppDeps {
   logger: Logger;
   /** How callers are authenticated. @default the AUTH_* settings of config.ts */
   auth?: AuthOptions;
+  /** What /health/ready checks, and whether the process is draining. @default the database */
+  health?: HealthDeps;
 }
 
+/** Readiness: the checks src/server.ts assembles, and its shutdown state. */
+export interface HealthDeps {
+  checks: readonly HealthCheck[];
+  /** True from SIGTERM on: readiness answers 503 at once. */
+  draining?: () => boolean;
+}
+
+// Headers a browser page may read from an answer beside the CORS-safelisted ones.
+const exposedHeaders = ['ETag', 'Location', 'Retry-After', 'Idempotent-Replayed'];
+
 /**
- * The app: JSON bodies, the caller from src/auth.ts, every slice found under `src/slices/` mounted
- * at `/v1`, `/openapi.json` and the `/docs` page, then 405 (with `Allow`) for a known path asked
+ * The app: CORS for the CORS_ORIGINS pages and the /health probes first (neither needs a caller),
+ * then JSON bodies, the caller from src/auth.ts, every slice found under `src/slices/` mounted at
+ * `/v1`, `/openapi.json` and the `/docs` page, then 405 (with `Allow`) for a known path asked
  * with another method, 404 and problem+json errors. Adding a slice needs no edit here: slices are
  * discovered at start-up. The idempotency guard, when a slice needs it, is validated and started
  * before this resolves.
@@ -32,6 +48,10 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   const auth = deps.auth ?? authSettings;
   app.disable('x-powered-by');
   app.use(requestLog(deps.logger));
+  // Before authentication: a browser's preflight carries no credentials.
+  if (corsOrigins.length > 0) app.use(cors({ origin: corsOrigins, exposedHeaders, maxAge: 600 }));
+  const health = deps.health ?? { checks: [databaseCheck(deps.knex, { migrations })] };
+  app.use(healthRouter(health));
   app.use(express.json());
   app.use(authentication(auth));
 

@@ -1,37 +1,80 @@
-// Starts the API: migrates the database named by DATABASE_URL, starts the event bus, then listens
-// on PORT while the events left pending are delivered in the background.
+// Starts the API: migrates the database named by DATABASE_URL (unless MIGRATE_ON_START=false),
+// starts the event bus, then listens on PORT while the events left pending are delivered in the
+// background. On SIGTERM or SIGINT it drains: unready at once, then stops once the requests in
+// flight are answered, within SHUTDOWN_GRACE_MS.
 import { ConfigError } from '@slicekit/runtime/config';
+import {
+  databaseCheck,
+  downReason,
+  trackRequests,
+  type HealthCheck,
+} from '@slicekit/runtime/health';
 import { answerClientError } from '@slicekit/runtime/http';
 import { closeIdempotency } from '@slicekit/runtime/idempotency';
 
 // Settings first (the modules below read them as they load): one the app cannot use stops it here
 // with a line naming the variable, the value and what it accepts, before anything starts.
-const { port } = await import('./config.js').catch((error: unknown) => {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`cannot start: ${error.message}\n`);
-  process.exit(1);
-});
+const { migrateOnStart, port, shutdownGraceMs } = await import('./config.js').catch(
+  (error: unknown) => {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`cannot start: ${error.message}\n`);
+    process.exit(1);
+  },
+);
 const { createApp } = await import('./app.js');
 const { createKnex, migrate } = await import('./db.js');
 const { createEventBus } = await import('./events.js');
+const { migrations } = await import('./knexfile.js');
 const { createLogger } = await import('./logger.js');
 
 const logger = createLogger();
 const knex = createKnex();
 const events = createEventBus(knex, logger);
+let shuttingDown = false;
 
-try {
-  await migrate(knex, logger);
-  // Checks the outbox and returns: events committed before a crash or restart are delivered in
-  // the background, oldest first, then each commit's as it ends, so a backlog never delays serving.
-  await events.start();
-} catch (error) {
-  logger.fatal({ err: error }, 'start-up failed (migrations or the event outbox); not starting');
-  await knex.destroy();
-  process.exit(1);
+// What /health/ready checks; a dependency the app adds (a shared store, a broker) joins here.
+const database = databaseCheck(knex, { migrations });
+const checks: HealthCheck[] = [database];
+
+if (migrateOnStart) {
+  try {
+    await migrate(knex, logger);
+    // Checks the outbox and returns: events committed before a crash or restart are delivered in
+    // the background, oldest first, then each commit's as it ends, so a backlog never delays serving.
+    await events.start();
+  } catch (error) {
+    logger.fatal({ err: error }, 'start-up failed (migrations or the event outbox); not starting');
+    await knex.destroy();
+    process.exit(1);
+  }
+} else {
+  void startWhenMigrated();
 }
 
-const app = await createApp({ knex, logger });
+/**
+ * With migrations left to another process or a one-shot job, this one serves at once (unready
+ * until the schema is there) and starts the event bus once the database is found migrated.
+ */
+async function startWhenMigrated(): Promise<void> {
+  let waiting = false;
+  while (!shuttingDown) {
+    try {
+      await database.check(AbortSignal.timeout(5000));
+      await events.start();
+      if (waiting) logger.info('the database is migrated: events started');
+      return;
+    } catch (error) {
+      if (!waiting) {
+        const reason = downReason(error);
+        logger.warn({ reason }, 'MIGRATE_ON_START=false and the database is not ready: unready');
+      }
+      waiting = true;
+      await new Promise((resolve) => setTimeout(resolve, 2000).unref());
+    }
+  }
+}
+
+const app = await createApp({ knex, logger, health: { checks, draining: () => shuttingDown } });
 const server = app.listen(port, (error?: Error) => {
   if (error) {
     logger.fatal({ err: error }, `cannot listen on port ${port}`);
@@ -41,17 +84,33 @@ const server = app.listen(port, (error?: Error) => {
 });
 // A request Node's HTTP parser refuses (a control character in a header...) gets problem+json too.
 server.on('clientError', answerClientError);
+const requests = trackRequests(server);
 
-// Finish the requests in flight, then the event delivery in flight (events not yet delivered stay
-// pending for the next start), then release the database connections.
+// Readiness turns 503 at once, so a load balancer stops sending; the server keeps answering until
+// the requests in flight are done, then closes, and the event delivery in flight ends (events not
+// yet delivered stay pending for the next start) before the database connections are released.
+// Past SHUTDOWN_GRACE_MS the process exits anyway. A signal during the drain changes nothing: a
+// terminal's Ctrl-C reaches a supervisor (npm run demo) and its child both, and the supervisor
+// passes its own on.
 function shutDown(signal: NodeJS.Signals): void {
-  logger.info({ signal }, 'shutting down');
-  server.close(() => {
-    void closeIdempotency(app)
-      .then(() => events.stop())
-      .then(() => knex.destroy())
-      .then(() => process.exit(0));
-  });
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.info({ signal, inFlight: requests.inFlight }, 'shutting down: draining');
+  setTimeout(() => {
+    logger.warn({ inFlight: requests.inFlight }, 'shutdown grace time passed: exiting');
+    server.closeAllConnections();
+    process.exit(0);
+  }, shutdownGraceMs).unref();
+  void requests
+    .drain()
+    .then(() => events.stop())
+    .then(() => closeIdempotency(app))
+    .then(() => knex.destroy())
+    .then(
+      () => logger.info('stopped'),
+      (error: unknown) => logger.error({ err: error }, 'shutdown clean-up failed'),
+    )
+    .finally(() => process.exit(0));
 }
-process.once('SIGINT', shutDown);
-process.once('SIGTERM', shutDown);
+process.on('SIGINT', shutDown);
+process.on('SIGTERM', shutDown);

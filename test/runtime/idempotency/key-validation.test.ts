@@ -1,6 +1,5 @@
-// Key validation on a guarded route: presence, length, pattern (bounded in time), in that order,
+// Key validation on a guarded route: presence, length, pattern (linear time, RE2), in that order,
 // each failing with a 400 problem naming the header and the rule, before the store is touched.
-import vm from 'node:vm';
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
@@ -8,7 +7,6 @@ import {
   addIdempotentKeyWithStore,
   buildKeyInfo,
   DEFAULT_KEY_PATTERN,
-  KEY_PATTERN_TIMEOUT_MS,
   prepareApp,
   requiredIdempotentKey,
   safeKeyOf,
@@ -88,65 +86,24 @@ describe('idempotency guard: key validation', () => {
     expect(res.body.rule).to.equal('pattern');
   });
 
-  it('answers 400 (not a hang, not a 500) to a key that makes a catastrophic pattern backtrack', async () => {
+  it('answers a pattern that would backtrack catastrophically under RegExp, at any key length', async () => {
     const { app, runs } = await ordersApp((o) => (o.idempotencyKeyPattern = '^(a+)+$'));
-    // 40 a's then a mismatch: 2^40 backtracking steps without the bound.
-    const res = await request(app)
-      .post('/orders')
-      .set('X-Idempotency-Key', `${'a'.repeat(40)}!`)
-      .expect(400);
-    expect(res.body.rule).to.equal('pattern');
+    // 254 a's then a mismatch: 2^254 backtracking steps for RegExp; one pass for RE2.
+    for (const key of [`${'a'.repeat(40)}!`, `${'a'.repeat(254)}!`]) {
+      const res = await request(app).post('/orders').set('X-Idempotency-Key', key).expect(400);
+      expect(res.body.rule).to.equal('pattern');
+    }
     expect(runs.of('orders')).to.equal(0);
-    // The same pattern still accepts a key it matches.
-    await request(app).post('/orders').set('X-Idempotency-Key', 'aaaa').expect(201);
+    await request(app).post('/orders').set('X-Idempotency-Key', 'a'.repeat(255)).expect(201);
   });
 
-  it('answers the catastrophic pattern within the bound, never blocking the event loop longer', async () => {
-    const { app } = await ordersApp((o) => (o.idempotencyKeyPattern = '^(a+)+$'));
-    // The longest pause between ticks of a 5 ms interval while the requests are answered.
-    let last = performance.now();
-    let longestPause = 0;
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      longestPause = Math.max(longestPause, now - last);
-      last = now;
-    }, 5);
-    try {
-      for (const length of [30, 100, 254]) {
-        const started = performance.now();
-        const res = await request(app)
-          .post('/orders')
-          .set('X-Idempotency-Key', `${'a'.repeat(length)}!`)
-          .expect(400);
-        expect(res.body.rule).to.equal('pattern');
-        // Unbounded, 2^30 and more backtracking steps would take minutes to years.
-        expect(performance.now() - started).to.be.below(1000);
-      }
-    } finally {
-      clearInterval(ticker);
+  it('tests the default pattern with RegExp and a custom one with RE2, alike on what they accept', () => {
+    const matchesDefault = compileKeyPattern(DEFAULT_KEY_PATTERN);
+    const matchesCustom = compileKeyPattern('^[a-zA-Z0-9_-]+$');
+    for (const key of ['order_1-A', 'a b', '注文-1', 'x.y', 'a\n']) {
+      expect(matchesCustom(key), key).to.equal(matchesDefault(key));
     }
-    // One match may hold the loop for the 100 ms bound (plus scheduling slack), never longer.
-    expect(longestPause).to.be.below(KEY_PATTERN_TIMEOUT_MS + 400);
-  });
-
-  it('tests the default pattern directly, outside the bounded vm path a custom pattern takes', () => {
-    const runInContext = vm.Script.prototype.runInContext;
-    let bounded = 0;
-    vm.Script.prototype.runInContext = function (this: vm.Script, ...args) {
-      bounded += 1;
-      return runInContext.apply(this, args);
-    };
-    try {
-      const matchesDefault = compileKeyPattern(DEFAULT_KEY_PATTERN);
-      expect([matchesDefault('order_1-A'), matchesDefault('a b')]).to.deep.equal([true, false]);
-      expect(bounded).to.equal(0);
-      const matchesCustom = compileKeyPattern('^[a-z]+$');
-      const compiled = bounded;
-      expect([matchesCustom('abc'), matchesCustom('ABC')]).to.deep.equal([true, false]);
-      expect(bounded - compiled).to.equal(2);
-    } finally {
-      vm.Script.prototype.runInContext = runInContext;
-    }
+    expect(matchesDefault('order_1-A')).to.equal(true);
   });
 
   it('never touches the store for a key that fails a rule', async () => {

@@ -102,6 +102,11 @@ describe('idempotency options', () => {
       (o) => (o.idempotencyKeyPattern = '(['),
       /idempotencyKeyPattern does not compile/,
     ],
+    [
+      'a key pattern with a backreference, which RE2 cannot run',
+      (o) => (o.idempotencyKeyPattern = '^(a)\\1$'),
+      /idempotencyKeyPattern does not compile: .*\\1.*no backreferences or lookaround/,
+    ],
     ['a min status below 100', (o) => (o.minStatusCodeForCaching = 99), /minStatusCodeForCaching/],
     ['a max status above 599', (o) => (o.maxStatusCodeForCaching = 600), /maxStatusCodeForCaching/],
     [

@@ -2,7 +2,7 @@
 // parsed strictly: a value the app does not understand stops it at start with a ConfigError
 // naming the variable, the value and what it accepts, never a silent default (docs in README.md).
 import { authOptionsFromEnv, type AuthOptions } from '@slicekit/runtime/auth';
-import { envChoice, envInteger } from '@slicekit/runtime/config';
+import { envBoolean, envChoice, envInteger, envOrigins } from '@slicekit/runtime/config';
 import type { DatabaseTimeouts } from '@slicekit/runtime/database';
 
 const env = process.env;
@@ -15,6 +15,28 @@ export const databaseUrl = env.DATABASE_URL || 'postgres://postgres@127.0.0.1:54
 
 /** TCP port the server listens on. */
 export const port = envInteger(env, 'PORT', 3000, { min: 0, max: 65535 });
+
+/**
+ * Whether start-up applies pending migrations (MIGRATE_ON_START, default true). With `false` a
+ * process never changes the schema: on a database not migrated yet it serves and reports itself
+ * unready at /health/ready until `npm run migrate` (or one process started with `true`) has run.
+ */
+export const migrateOnStart = envBoolean(env, 'MIGRATE_ON_START', true);
+
+/**
+ * SHUTDOWN_GRACE_MS: after SIGTERM or SIGINT, the longest wait for the requests in flight and the
+ * clean-up before the process exits anyway (exit code 0, connections still open closed).
+ */
+export const shutdownGraceMs = envInteger(env, 'SHUTDOWN_GRACE_MS', 10000, {
+  min: 0,
+  max: 3_600_000,
+});
+
+/**
+ * CORS_ORIGINS: the web origins (`https://app.example.com`, comma-separated, exact) whose browser
+ * pages may call this API; none by default, and then no CORS header is ever sent.
+ */
+export const corsOrigins = envOrigins(env, 'CORS_ORIGINS');
 
 /** pino level. */
 export const logLevel = envChoice(
