@@ -44,6 +44,13 @@ describe('app', () => {
     expect(res.body).to.deep.include({ code: 'http.method_not_allowed', allowed: ['GET', 'HEAD'] });
   });
 
+  it('answers the health probes: live, and ready once the database is migrated', async () => {
+    await request(test.app).get('/health/live').expect(200, { status: 'up' });
+    const ready = await request(test.app).get('/health/ready');
+    expect(ready.status, ready.text).to.equal(200);
+    expect(ready.body.checks).to.deep.include({ name: 'database', status: 'up', critical: true });
+  });
+
   it('answers 400 problem+json to a malformed JSON body', async () => {
     const res = await request(test.app)
       .post('/v1/no-such-resource')
