@@ -15,6 +15,8 @@ export interface Call {
 export interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
+  /** The body as received (what the balancer passes on), and as UTF-8 text. */
+  body: Buffer;
   text: string;
 }
 
@@ -45,13 +47,15 @@ export function sendTo(port: number, call: Call, timeoutMs = 15_000): Promise<An
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
-        res.on('end', () =>
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
-            text: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
+            body,
+            text: body.toString(),
+          });
+        });
       },
     );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer from :${port} in time`)));
@@ -117,7 +121,7 @@ export async function startBalancer(ports: () => readonly number[]): Promise<Bal
         .then((answer) => {
           const { connection: _c, 'transfer-encoding': _t, ...passed } = answer.headers;
           res.writeHead(answer.status, { ...passed, [SERVED_BY]: String(answer.port) });
-          res.end(answer.text);
+          res.end(answer.body);
         })
         .catch((error: Error) => {
           res.writeHead(502, { 'content-type': 'text/plain' });
