@@ -6,8 +6,10 @@ import {
   probeOutbox,
   releaseClaim,
   renewClaim,
+  settleAwaitingRelay,
   settleDelivered,
   settleFailed,
+  settleRelayed,
   type OutboxRow,
 } from './claim.js';
 import {
@@ -16,6 +18,7 @@ import {
   type EventBusOptions,
   type ResolvedEventBusOptions,
 } from './options.js';
+import { relayMessageOf, reportPublish, type EventRelay } from './relay.js';
 import type { EventMap, OutboxEvent } from './types.js';
 
 export type EventHandler<Name extends string = string, Payload = unknown> = (
@@ -30,7 +33,11 @@ export interface DispatchSummary {
   retried: number;
   /** Events that used their last attempt and are now `failed`. */
   failed: number;
+  /** Events left pending for the broker (it is down or refused them), attempts not used up. */
+  awaitingBroker: number;
 }
+
+type Outcome = keyof DispatchSummary;
 
 /** A claim is renewed once a tenth of its lease has passed since it was taken or last renewed. */
 const renewEvery = 10;
@@ -38,6 +45,9 @@ const renewEvery = 10;
 function toEvent(row: OutboxRow): OutboxEvent {
   return {
     id: Number(row.id),
+    // claimDue gives every row it returns an id.
+    eventId: row.event_id ?? '',
+    traceparent: row.traceparent,
     name: row.name,
     payload: JSON.parse(row.payload) as unknown,
     entity: row.entity,
@@ -72,9 +82,18 @@ export class EventBus<Events extends object = EventMap> {
   private rerun = false;
   /** Set by `stop()`: the pass in progress ends after the event in flight. */
   private halting = false;
+  /** While the broker is out: no publish is tried before this time (epoch ms). */
+  private relayPausedUntil = 0;
+  private relayFailures = 0;
+  private stopRelayListener: (() => void) | undefined;
 
   constructor(options: EventBusOptions) {
     this.options = resolveEventBusOptions(options);
+  }
+
+  /** The broker relay every event also goes to, when one was given. */
+  get relay(): EventRelay | undefined {
+    return this.options.relay;
   }
 
   /** Registers `handler` for events named `name`; returns a function removing it. */
@@ -111,6 +130,17 @@ export class EventBus<Events extends object = EventMap> {
       throw error;
     }
     if (this.run !== run) return;
+    const { relay } = this.options;
+    if (relay) {
+      // Connects in the background: the app starts and serves with the broker down.
+      await relay.start();
+      this.stopRelayListener = relay.onReady(() => {
+        // Back from an outage: the backlog goes out now, not when the back-off ends.
+        this.relayPausedUntil = 0;
+        this.relayFailures = 0;
+        if (this.run) this.kick();
+      });
+    }
     this.unsubscribe = onEventsCommitted(this.options.knex, () => this.kick());
     this.timer = setInterval(() => this.kick(), this.options.pollIntervalMs);
     // A timer alone must not keep a finished process (a CLI, a test run) alive.
@@ -123,18 +153,25 @@ export class EventBus<Events extends object = EventMap> {
    * yet handed to a subscriber are released, due at once for the next start or another process.
    */
   stop(): Promise<void> {
+    const wasRunning = this.run !== undefined;
     this.run = undefined;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.stopRelayListener?.();
+    this.stopRelayListener = undefined;
     this.rerun = false;
-    if (!this.running) return Promise.resolve();
+    // The relay closes after the publish in flight has settled its row.
+    const closeRelay = () => (wasRunning ? this.options.relay?.stop() : undefined);
+    if (!this.running) return Promise.resolve(closeRelay());
     this.halting = true;
-    const stopping = this.running.then(
-      () => undefined,
-      () => undefined,
-    );
+    const stopping = this.running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(closeRelay);
     this.stopping = stopping;
     void stopping.then(() => {
       if (this.stopping === stopping) this.stopping = undefined;
@@ -154,7 +191,7 @@ export class EventBus<Events extends object = EventMap> {
       return this.running;
     }
     const pass = async (): Promise<DispatchSummary> => {
-      const total: DispatchSummary = { delivered: 0, retried: 0, failed: 0 };
+      const total: DispatchSummary = { delivered: 0, retried: 0, failed: 0, awaitingBroker: 0 };
       do {
         this.rerun = false;
         while (!this.halting) {
@@ -162,6 +199,7 @@ export class EventBus<Events extends object = EventMap> {
           total.delivered += batch.delivered;
           total.retried += batch.retried;
           total.failed += batch.failed;
+          total.awaitingBroker += batch.awaitingBroker;
           if (batch.claimed < this.options.batchSize) break;
         }
       } while (this.rerun && !this.halting);
@@ -183,11 +221,27 @@ export class EventBus<Events extends object = EventMap> {
     });
   }
 
+  private relayPaused(): boolean {
+    return this.options.relay !== undefined && Date.now() < this.relayPausedUntil;
+  }
+
   private async dispatchBatch(): Promise<DispatchSummary & { claimed: number }> {
-    const { knex, table, leaseMs, batchSize, maxAttempts, logger } = this.options;
+    const { knex, table, leaseMs, batchSize, logger } = this.options;
     let leasedAt = Date.now();
-    const claim = await claimDue(knex, { table, now: leasedAt, leaseMs, batchSize });
-    const summary = { delivered: 0, retried: 0, failed: 0, claimed: claim.rows.length };
+    const claim = await claimDue(knex, {
+      table,
+      now: leasedAt,
+      leaseMs,
+      batchSize,
+      unhandledOnly: this.relayPaused(),
+    });
+    const summary = {
+      delivered: 0,
+      retried: 0,
+      failed: 0,
+      awaitingBroker: 0,
+      claimed: claim.rows.length,
+    };
     let held: Set<string> | undefined;
     for (const [index, row] of claim.rows.entries()) {
       if (this.halting) {
@@ -218,35 +272,102 @@ export class EventBus<Events extends object = EventMap> {
         );
       }
       if (held && !held.has(String(row.id))) continue;
-      const event = toEvent(row);
-      const error = await this.deliver(event);
-      if (!error) {
-        await settleDelivered(knex, table, event.id, claim.token);
-        summary.delivered += 1;
-        continue;
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      const context = {
-        err: safeError(error),
-        eventId: event.id,
-        event: event.name,
-        attempt: event.attempt,
-      };
-      if (event.attempt >= maxAttempts) {
-        await settleFailed(knex, table, event.id, claim.token, message, null);
-        logger?.error(context, `events: ${event.name} failed ${event.attempt} times, giving up`);
-        summary.failed += 1;
-      } else {
-        const retryAt = Date.now() + retryDelay(this.options, event.attempt);
-        await settleFailed(knex, table, event.id, claim.token, message, retryAt);
-        logger?.warn(
-          { ...context, retryAt },
-          `events: a ${event.name} subscriber failed, will retry`,
-        );
-        summary.retried += 1;
-      }
+      summary[await this.deliverRow(row, claim.token)] += 1;
     }
     return summary;
+  }
+
+  /**
+   * One claimed row: its subscribers unless they already ran, then the relay unless the broker
+   * already confirmed it, each part recorded on the row as it succeeds. A subscriber failure
+   * uses up an attempt (retried with back-off, then `failed`); a broker failure does not: the row
+   * stays pending until the broker takes it, however long the outage.
+   */
+  private async deliverRow(row: OutboxRow, token: string): Promise<Outcome> {
+    const { knex, table, maxAttempts, logger, relay } = this.options;
+    const event = toEvent(row);
+    const needsHandlers = row.handled_at === null;
+    const needsRelay = relay !== undefined && row.relayed_at === null;
+    const handlerError = needsHandlers ? await this.deliver(event) : undefined;
+    const handledAt = needsHandlers && !handlerError ? Date.now() : undefined;
+    const relayedAt = needsRelay ? await this.publish(event) : undefined;
+    const relayDone = !needsRelay || relayedAt !== undefined;
+
+    if (!handlerError) {
+      if (!relayDone) {
+        await settleAwaitingRelay(knex, table, event.id, token, {
+          handledAt,
+          refundAttempt: !needsHandlers,
+          ...(needsHandlers ? { error: null } : {}),
+        });
+        return 'awaitingBroker';
+      }
+      if (!needsHandlers && relayedAt !== undefined) {
+        await settleRelayed(knex, table, event.id, token, relayedAt);
+      } else {
+        await settleDelivered(knex, table, event.id, token, { handledAt, relayedAt });
+      }
+      return 'delivered';
+    }
+    const message = handlerError instanceof Error ? handlerError.message : String(handlerError);
+    const context = {
+      err: safeError(handlerError),
+      eventId: event.id,
+      event: event.name,
+      attempt: event.attempt,
+    };
+    if (event.attempt < maxAttempts) {
+      const retryAt = Date.now() + retryDelay(this.options, event.attempt);
+      await settleFailed(knex, table, event.id, token, message, retryAt, { relayedAt });
+      logger?.warn(
+        { ...context, retryAt },
+        `events: a ${event.name} subscriber failed, will retry`,
+      );
+      return 'retried';
+    }
+    logger?.error(context, `events: ${event.name} failed ${event.attempt} times, giving up`);
+    if (relayDone) {
+      await settleFailed(knex, table, event.id, token, message, null, { relayedAt });
+      return 'failed';
+    }
+    // The subscribers are given up on, the broker is not: the row ends `failed` once relayed.
+    await settleAwaitingRelay(knex, table, event.id, token, {
+      handledAt: Date.now(),
+      refundAttempt: false,
+      error: message,
+    });
+    return 'awaitingBroker';
+  }
+
+  /**
+   * Relays the event; resolves to the time the broker confirmed it, or undefined when it did not
+   * (logged, and the relay paused with a growing back-off until the broker answers again).
+   */
+  private async publish(event: OutboxEvent): Promise<number | undefined> {
+    const { relay, logger, retryDelayMs, maxRelayRetryDelayMs } = this.options;
+    if (!relay || this.relayPaused()) return undefined;
+    try {
+      await relay.publish(relayMessageOf(event));
+    } catch (error) {
+      this.relayFailures += 1;
+      const delay = Math.min(maxRelayRetryDelayMs, retryDelayMs * 2 ** (this.relayFailures - 1));
+      this.relayPausedUntil = Date.now() + delay;
+      reportPublish(event.name, false);
+      // The first failure of an outage is a warning; the retries after it are routine.
+      const log = this.relayFailures === 1 ? logger?.warn : logger?.debug;
+      log?.call(
+        logger,
+        { err: safeError(error), eventId: event.id, event: event.name, retryInMs: delay },
+        `events: the ${relay.kind} broker did not take ${event.name}; it stays pending`,
+      );
+      return undefined;
+    }
+    if (this.relayFailures > 0) {
+      logger?.info({ broker: relay.kind }, 'events: the broker takes events again');
+    }
+    this.relayFailures = 0;
+    reportPublish(event.name, true);
+    return Date.now();
   }
 
   /** Runs every subscriber of the event; resolves to the first error, or undefined. */

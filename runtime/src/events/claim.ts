@@ -13,6 +13,11 @@ export interface OutboxRow {
   payload: string;
   attempts: number | string;
   occurred_at: number | string;
+  /** Null only for a row recorded before the outbox had the column; claimDue fills it in. */
+  event_id: string | null;
+  traceparent: string | null;
+  handled_at: number | string | null;
+  relayed_at: number | string | null;
 }
 
 export interface ClaimRequest {
@@ -20,6 +25,11 @@ export interface ClaimRequest {
   now: number;
   leaseMs: number;
   batchSize: number;
+  /**
+   * Only rows whose subscribers have not run yet: while the broker is out, rows waiting for it
+   * alone are left where they are instead of being claimed and put back every poll.
+   */
+  unhandledOnly?: boolean;
 }
 
 export interface Claim {
@@ -27,7 +37,19 @@ export interface Claim {
   rows: OutboxRow[];
 }
 
-const columns = ['id', 'name', 'entity', 'entity_id', 'payload', 'attempts', 'occurred_at'];
+const columns = [
+  'id',
+  'name',
+  'entity',
+  'entity_id',
+  'payload',
+  'attempts',
+  'occurred_at',
+  'event_id',
+  'traceparent',
+  'handled_at',
+  'relayed_at',
+];
 
 /**
  * Reads nothing but proves the outbox is usable: the table and the columns a claim touches exist
@@ -54,7 +76,7 @@ export async function probeOutbox(knex: Knex, table: string): Promise<void> {
  * statement under the database's single write lock, so two processes cannot both match a row.
  */
 export async function claimDue(knex: Knex, request: ClaimRequest): Promise<Claim> {
-  const { table, now, leaseMs, batchSize } = request;
+  const { table, now, leaseMs, batchSize, unhandledOnly = false } = request;
   const token = randomUUID();
   const stamp = (q: Knex.QueryBuilder) =>
     q.update({
@@ -62,17 +84,16 @@ export async function claimDue(knex: Knex, request: ClaimRequest): Promise<Claim
       available_at: now + leaseMs,
       attempts: knex.raw('?? + 1', ['attempts']),
     });
-  const due = (q: Knex.QueryBuilder) =>
-    q
-      .where('status', OutboxStatus.Pending)
-      .andWhere('available_at', '<=', now)
-      .orderBy('id')
-      .limit(batchSize);
+  const due = (q: Knex.QueryBuilder) => {
+    q.where('status', OutboxStatus.Pending).andWhere('available_at', '<=', now);
+    if (unhandledOnly) q.whereNull('handled_at');
+    return q.orderBy('id').limit(batchSize);
+  };
 
   if (sqlFamily(knex) === 'sqlite') {
     await stamp(knex(table).whereIn('id', due(knex(table).select('id'))));
     const rows = await knex(table).select(columns).where('claim_token', token).orderBy('id');
-    return { token, rows };
+    return { token, rows: await withEventIds(knex, table, token, rows) };
   }
   // READ COMMITTED (PostgreSQL's default anyway): under MySQL's REPEATABLE READ the SELECT ...
   // FOR UPDATE also locks the gaps of the due index it scans: a change recording an event then
@@ -90,17 +111,122 @@ export async function claimDue(knex: Knex, request: ClaimRequest): Promise<Claim
     },
     { isolationLevel: 'read committed' },
   );
-  return { token, rows };
+  return { token, rows: await withEventIds(knex, table, token, rows) };
+}
+
+/**
+ * Gives a claimed row recorded without an id (before the column existed, or by a process of the
+ * previous version) a UUID, stored before anything is delivered so every retry and every process
+ * relays it under the same id. Only while the claim holds the row; a row lost meanwhile is
+ * left to its new claimer.
+ */
+async function withEventIds(
+  knex: Knex,
+  table: string,
+  token: string,
+  rows: OutboxRow[],
+): Promise<OutboxRow[]> {
+  for (const row of rows) {
+    if (row.event_id) continue;
+    const eventId = randomUUID();
+    await knex(table)
+      .where({ id: row.id, claim_token: token })
+      .whereNull('event_id')
+      .update({ event_id: eventId });
+    const [stored] = (await knex(table).select('event_id').where('id', row.id)) as {
+      event_id: string | null;
+    }[];
+    row.event_id = stored?.event_id ?? eventId;
+  }
+  return rows;
+}
+
+/** What a delivery attempt finished: the subscribers' part, the broker's part, or both. */
+export interface DeliveryMarks {
+  /** The subscribers all returned, at this time (epoch ms). */
+  handledAt?: number;
+  /** The broker confirmed the event, at this time (epoch ms). */
+  relayedAt?: number;
+}
+
+function marks({ handledAt, relayedAt }: DeliveryMarks): Record<string, number> {
+  return {
+    ...(handledAt === undefined ? {} : { handled_at: handledAt }),
+    ...(relayedAt === undefined ? {} : { relayed_at: relayedAt }),
+  };
 }
 
 /** Marks a claimed row delivered; a row whose claim was taken over (lease ran out) is left alone. */
-export async function settleDelivered(knex: Knex, table: string, id: number, token: string) {
-  await knex(table).where({ id, claim_token: token }).update({
-    status: OutboxStatus.Dispatched,
-    dispatched_at: Date.now(),
-    claim_token: null,
-    last_error: null,
-  });
+export async function settleDelivered(
+  knex: Knex,
+  table: string,
+  id: number,
+  token: string,
+  done: DeliveryMarks = {},
+) {
+  await knex(table)
+    .where({ id, claim_token: token })
+    .update({
+      status: OutboxStatus.Dispatched,
+      dispatched_at: Date.now(),
+      claim_token: null,
+      last_error: null,
+      ...marks(done),
+    });
+}
+
+/**
+ * Marks delivered a claimed row whose subscribers had run before and that the broker has now
+ * confirmed: `dispatched`, or `failed` when its subscribers gave up (their error is kept).
+ */
+export async function settleRelayed(
+  knex: Knex,
+  table: string,
+  id: number,
+  token: string,
+  relayedAt: number,
+) {
+  await knex(table)
+    .where({ id, claim_token: token })
+    .update({
+      status: knex.raw('case when ?? is null then ? else ? end', [
+        'last_error',
+        OutboxStatus.Dispatched,
+        OutboxStatus.Failed,
+      ]),
+      dispatched_at: relayedAt,
+      relayed_at: relayedAt,
+      claim_token: null,
+      // A relay-only claim counted an attempt; the subscribers saw none.
+      attempts: knex.raw('?? - 1', ['attempts']),
+    });
+}
+
+/**
+ * Puts back a claimed row that is only waiting for the broker: pending and due at once, with what
+ * this attempt did recorded, and the attempt the claim counted returned when the subscribers had
+ * already run (a broker outage never uses up an event's attempts).
+ */
+export async function settleAwaitingRelay(
+  knex: Knex,
+  table: string,
+  id: number,
+  token: string,
+  done: DeliveryMarks & {
+    refundAttempt: boolean;
+    /** The subscribers' error when they gave up, null when they succeeded; kept when undefined. */
+    error?: string | null;
+  },
+) {
+  await knex(table)
+    .where({ id, claim_token: token })
+    .update({
+      available_at: Date.now(),
+      claim_token: null,
+      ...(done.error === undefined ? {} : { last_error: done.error?.slice(0, 4000) ?? null }),
+      ...(done.refundAttempt ? { attempts: knex.raw('?? - 1', ['attempts']) } : {}),
+      ...marks(done),
+    });
 }
 
 /**
@@ -155,6 +281,7 @@ export async function settleFailed(
   token: string,
   error: string,
   retryAt: number | null,
+  done: DeliveryMarks = {},
 ) {
   await knex(table)
     .where({ id, claim_token: token })
@@ -163,5 +290,6 @@ export async function settleFailed(
       available_at: retryAt ?? Date.now(),
       claim_token: null,
       last_error: error.slice(0, 4000),
+      ...marks(done),
     });
 }
