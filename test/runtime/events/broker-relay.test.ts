@@ -256,6 +256,28 @@ describeEachDatabase('events relayed to a broker', (db) => {
       }
     });
 
+    it('gives an event recorded without an id (before the migration) a UUID when first claimed, and relays it under that id', async () => {
+      const now = Date.now();
+      // As the previous version wrote it, with no event_id nor traceparent.
+      await db.knex(table).insert({
+        name: 'ThingCreated',
+        payload: JSON.stringify({ n: 5 }),
+        status: 'pending',
+        attempts: 0,
+        occurred_at: now,
+        available_at: now,
+      });
+      const bus = newBus(settings);
+      await bus.start();
+      await until('the row dispatched', async () => (await rows(db))[0]?.status === 'dispatched');
+      const [row] = await rows(db);
+      expect(row?.event_id).to.match(/^[0-9a-f-]{36}$/);
+      const [message] = await stored();
+      expect(message?.header.get('Nats-Msg-Id')).to.equal(row?.event_id);
+      expect(message?.header.has('traceparent')).to.equal(false);
+      expect(handled.map((event) => event.eventId)).to.deep.equal([row?.event_id]);
+    });
+
     it('counts nothing delivered before the PubAck, and JetStream drops the retried copy by its Nats-Msg-Id', async () => {
       const stall: StallProxy = await startStallProxy(brokerUrls.nats);
       try {
