@@ -1,24 +1,15 @@
 // `EventBus`: typed subscribers by event name, fed from the outbox after commit, at least once.
 import { safeError } from '../logging/safe-error.js';
 import { onEventsCommitted } from './after-commit.js';
-import {
-  claimDue,
-  probeOutbox,
-  releaseClaim,
-  renewClaim,
-  settleAwaitingRelay,
-  settleDelivered,
-  settleFailed,
-  settleRelayed,
-  type OutboxRow,
-} from './claim.js';
+import { attemptDelivery } from './attempt.js';
+import { claimDue, probeOutbox, releaseClaim, renewClaim } from './claim.js';
 import {
   resolveEventBusOptions,
-  retryDelay,
   type EventBusOptions,
   type ResolvedEventBusOptions,
 } from './options.js';
-import { relayMessageOf, reportPublish, type EventRelay } from './relay.js';
+import { RelayGate } from './relay-gate.js';
+import type { EventRelay } from './relay.js';
 import type { EventMap, OutboxEvent } from './types.js';
 
 export type EventHandler<Name extends string = string, Payload = unknown> = (
@@ -37,25 +28,8 @@ export interface DispatchSummary {
   awaitingBroker: number;
 }
 
-type Outcome = keyof DispatchSummary;
-
 /** A claim is renewed once a tenth of its lease has passed since it was taken or last renewed. */
 const renewEvery = 10;
-
-function toEvent(row: OutboxRow): OutboxEvent {
-  return {
-    id: Number(row.id),
-    // claimDue gives every row it returns an id.
-    eventId: row.event_id ?? '',
-    traceparent: row.traceparent,
-    name: row.name,
-    payload: JSON.parse(row.payload) as unknown,
-    entity: row.entity,
-    entityId: row.entity_id,
-    occurredOn: new Date(Number(row.occurred_at)),
-    attempt: Number(row.attempts),
-  };
-}
 
 /**
  * Delivers outbox events to in-process subscribers. `start()` checks the outbox and returns; in
@@ -82,13 +56,13 @@ export class EventBus<Events extends object = EventMap> {
   private rerun = false;
   /** Set by `stop()`: the pass in progress ends after the event in flight. */
   private halting = false;
-  /** While the broker is out: no publish is tried before this time (epoch ms). */
-  private relayPausedUntil = 0;
-  private relayFailures = 0;
+  /** Publishes through the relay, when there is one, pausing while the broker is out. */
+  private readonly gate: RelayGate | undefined;
   private stopRelayListener: (() => void) | undefined;
 
   constructor(options: EventBusOptions) {
     this.options = resolveEventBusOptions(options);
+    this.gate = this.options.relay && new RelayGate(this.options.relay, this.options);
   }
 
   /** The broker relay every event also goes to, when one was given. */
@@ -136,8 +110,7 @@ export class EventBus<Events extends object = EventMap> {
       await relay.start();
       this.stopRelayListener = relay.onReady(() => {
         // Back from an outage: the backlog goes out now, not when the back-off ends.
-        this.relayPausedUntil = 0;
-        this.relayFailures = 0;
+        this.gate?.reopen();
         if (this.run) this.kick();
       });
     }
@@ -221,10 +194,6 @@ export class EventBus<Events extends object = EventMap> {
     });
   }
 
-  private relayPaused(): boolean {
-    return this.options.relay !== undefined && Date.now() < this.relayPausedUntil;
-  }
-
   private async dispatchBatch(): Promise<DispatchSummary & { claimed: number }> {
     const { knex, table, leaseMs, batchSize, logger } = this.options;
     let leasedAt = Date.now();
@@ -233,7 +202,7 @@ export class EventBus<Events extends object = EventMap> {
       now: leasedAt,
       leaseMs,
       batchSize,
-      unhandledOnly: this.relayPaused(),
+      unhandledOnly: this.gate?.paused() ?? false,
     });
     const summary = {
       delivered: 0,
@@ -272,102 +241,10 @@ export class EventBus<Events extends object = EventMap> {
         );
       }
       if (held && !held.has(String(row.id))) continue;
-      summary[await this.deliverRow(row, claim.token)] += 1;
+      const context = { options: this.options, gate: this.gate, deliver: this.deliver.bind(this) };
+      summary[await attemptDelivery(context, row, claim.token)] += 1;
     }
     return summary;
-  }
-
-  /**
-   * One claimed row: its subscribers unless they already ran, then the relay unless the broker
-   * already confirmed it, each part recorded on the row as it succeeds. A subscriber failure
-   * uses up an attempt (retried with back-off, then `failed`); a broker failure does not: the row
-   * stays pending until the broker takes it, however long the outage.
-   */
-  private async deliverRow(row: OutboxRow, token: string): Promise<Outcome> {
-    const { knex, table, maxAttempts, logger, relay } = this.options;
-    const event = toEvent(row);
-    const needsHandlers = row.handled_at === null;
-    const needsRelay = relay !== undefined && row.relayed_at === null;
-    const handlerError = needsHandlers ? await this.deliver(event) : undefined;
-    const handledAt = needsHandlers && !handlerError ? Date.now() : undefined;
-    const relayedAt = needsRelay ? await this.publish(event) : undefined;
-    const relayDone = !needsRelay || relayedAt !== undefined;
-
-    if (!handlerError) {
-      if (!relayDone) {
-        await settleAwaitingRelay(knex, table, event.id, token, {
-          handledAt,
-          refundAttempt: !needsHandlers,
-          ...(needsHandlers ? { error: null } : {}),
-        });
-        return 'awaitingBroker';
-      }
-      if (!needsHandlers && relayedAt !== undefined) {
-        await settleRelayed(knex, table, event.id, token, relayedAt);
-      } else {
-        await settleDelivered(knex, table, event.id, token, { handledAt, relayedAt });
-      }
-      return 'delivered';
-    }
-    const message = handlerError instanceof Error ? handlerError.message : String(handlerError);
-    const context = {
-      err: safeError(handlerError),
-      eventId: event.id,
-      event: event.name,
-      attempt: event.attempt,
-    };
-    if (event.attempt < maxAttempts) {
-      const retryAt = Date.now() + retryDelay(this.options, event.attempt);
-      await settleFailed(knex, table, event.id, token, message, retryAt, { relayedAt });
-      logger?.warn(
-        { ...context, retryAt },
-        `events: a ${event.name} subscriber failed, will retry`,
-      );
-      return 'retried';
-    }
-    logger?.error(context, `events: ${event.name} failed ${event.attempt} times, giving up`);
-    if (relayDone) {
-      await settleFailed(knex, table, event.id, token, message, null, { relayedAt });
-      return 'failed';
-    }
-    // The subscribers are given up on, the broker is not: the row ends `failed` once relayed.
-    await settleAwaitingRelay(knex, table, event.id, token, {
-      handledAt: Date.now(),
-      refundAttempt: false,
-      error: message,
-    });
-    return 'awaitingBroker';
-  }
-
-  /**
-   * Relays the event; resolves to the time the broker confirmed it, or undefined when it did not
-   * (logged, and the relay paused with a growing back-off until the broker answers again).
-   */
-  private async publish(event: OutboxEvent): Promise<number | undefined> {
-    const { relay, logger, retryDelayMs, maxRelayRetryDelayMs } = this.options;
-    if (!relay || this.relayPaused()) return undefined;
-    try {
-      await relay.publish(relayMessageOf(event));
-    } catch (error) {
-      this.relayFailures += 1;
-      const delay = Math.min(maxRelayRetryDelayMs, retryDelayMs * 2 ** (this.relayFailures - 1));
-      this.relayPausedUntil = Date.now() + delay;
-      reportPublish(event.name, false);
-      // The first failure of an outage is a warning; the retries after it are routine.
-      const log = this.relayFailures === 1 ? logger?.warn : logger?.debug;
-      log?.call(
-        logger,
-        { err: safeError(error), eventId: event.id, event: event.name, retryInMs: delay },
-        `events: the ${relay.kind} broker did not take ${event.name}; it stays pending`,
-      );
-      return undefined;
-    }
-    if (this.relayFailures > 0) {
-      logger?.info({ broker: relay.kind }, 'events: the broker takes events again');
-    }
-    this.relayFailures = 0;
-    reportPublish(event.name, true);
-    return Date.now();
   }
 
   /** Runs every subscriber of the event; resolves to the first error, or undefined. */

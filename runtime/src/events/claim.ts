@@ -82,7 +82,13 @@ export async function claimDue(knex: Knex, request: ClaimRequest): Promise<Claim
     q.update({
       claim_token: token,
       available_at: now + leaseMs,
-      attempts: knex.raw('?? + 1', ['attempts']),
+      // An attempt counts the subscribers' deliveries: a row whose subscribers already ran and
+      // that waits only for the broker does not use one up.
+      attempts: knex.raw('case when ?? is null then ?? + 1 else ?? end', [
+        'handled_at',
+        'attempts',
+        'attempts',
+      ]),
     });
   const due = (q: Knex.QueryBuilder) => {
     q.where('status', OutboxStatus.Pending).andWhere('available_at', '<=', now);
@@ -141,94 +147,6 @@ async function withEventIds(
   return rows;
 }
 
-/** What a delivery attempt finished: the subscribers' part, the broker's part, or both. */
-export interface DeliveryMarks {
-  /** The subscribers all returned, at this time (epoch ms). */
-  handledAt?: number;
-  /** The broker confirmed the event, at this time (epoch ms). */
-  relayedAt?: number;
-}
-
-function marks({ handledAt, relayedAt }: DeliveryMarks): Record<string, number> {
-  return {
-    ...(handledAt === undefined ? {} : { handled_at: handledAt }),
-    ...(relayedAt === undefined ? {} : { relayed_at: relayedAt }),
-  };
-}
-
-/** Marks a claimed row delivered; a row whose claim was taken over (lease ran out) is left alone. */
-export async function settleDelivered(
-  knex: Knex,
-  table: string,
-  id: number,
-  token: string,
-  done: DeliveryMarks = {},
-) {
-  await knex(table)
-    .where({ id, claim_token: token })
-    .update({
-      status: OutboxStatus.Dispatched,
-      dispatched_at: Date.now(),
-      claim_token: null,
-      last_error: null,
-      ...marks(done),
-    });
-}
-
-/**
- * Marks delivered a claimed row whose subscribers had run before and that the broker has now
- * confirmed: `dispatched`, or `failed` when its subscribers gave up (their error is kept).
- */
-export async function settleRelayed(
-  knex: Knex,
-  table: string,
-  id: number,
-  token: string,
-  relayedAt: number,
-) {
-  await knex(table)
-    .where({ id, claim_token: token })
-    .update({
-      status: knex.raw('case when ?? is null then ? else ? end', [
-        'last_error',
-        OutboxStatus.Dispatched,
-        OutboxStatus.Failed,
-      ]),
-      dispatched_at: relayedAt,
-      relayed_at: relayedAt,
-      claim_token: null,
-      // A relay-only claim counted an attempt; the subscribers saw none.
-      attempts: knex.raw('?? - 1', ['attempts']),
-    });
-}
-
-/**
- * Puts back a claimed row that is only waiting for the broker: pending and due at once, with what
- * this attempt did recorded, and the attempt the claim counted returned when the subscribers had
- * already run (a broker outage never uses up an event's attempts).
- */
-export async function settleAwaitingRelay(
-  knex: Knex,
-  table: string,
-  id: number,
-  token: string,
-  done: DeliveryMarks & {
-    refundAttempt: boolean;
-    /** The subscribers' error when they gave up, null when they succeeded; kept when undefined. */
-    error?: string | null;
-  },
-) {
-  await knex(table)
-    .where({ id, claim_token: token })
-    .update({
-      available_at: Date.now(),
-      claim_token: null,
-      ...(done.error === undefined ? {} : { last_error: done.error?.slice(0, 4000) ?? null }),
-      ...(done.refundAttempt ? { attempts: knex.raw('?? - 1', ['attempts']) } : {}),
-      ...marks(done),
-    });
-}
-
 /**
  * Pushes the lease of a claim's unsettled rows to `now + leaseMs` and returns the ids still held.
  * A bus delivering a long batch renews as it goes, so its last rows are not taken over by another
@@ -269,27 +187,10 @@ export async function releaseClaim(
     .update({
       claim_token: null,
       available_at: now,
-      attempts: knex.raw('?? - 1', ['attempts']),
-    });
-}
-
-/** Schedules a retry at `retryAt`, or marks the row failed when `retryAt` is null. */
-export async function settleFailed(
-  knex: Knex,
-  table: string,
-  id: number,
-  token: string,
-  error: string,
-  retryAt: number | null,
-  done: DeliveryMarks = {},
-) {
-  await knex(table)
-    .where({ id, claim_token: token })
-    .update({
-      status: retryAt === null ? OutboxStatus.Failed : OutboxStatus.Pending,
-      available_at: retryAt ?? Date.now(),
-      claim_token: null,
-      last_error: error.slice(0, 4000),
-      ...marks(done),
+      attempts: knex.raw('case when ?? is null then ?? - 1 else ?? end', [
+        'handled_at',
+        'attempts',
+        'attempts',
+      ]),
     });
 }

@@ -9,7 +9,7 @@ import {
   redactBrokerUrl,
   type BrokerSettings,
   type RelayOptions,
-} from './settings.js';
+} from './names.js';
 
 /**
  * `url` with a 10 s heartbeat unless it sets one: a broker that vanishes without closing the

@@ -7,7 +7,7 @@ import type { BrokerEventBody } from '../relay.js';
 import type { EventsLogger } from '../types.js';
 import { withHeartbeat } from './amqp-relay.js';
 import { pause, RecentIds, type ConsumedMeta, type EventConsumer } from './recent-ids.js';
-import { brokerDefaults } from './settings.js';
+import { brokerDefaults } from './names.js';
 
 export { AmqpRelay } from './amqp-relay.js';
 export { RecentIds, type ConsumedMeta, type EventConsumer } from './recent-ids.js';

@@ -16,7 +16,7 @@ import {
   redactBrokerUrl,
   type BrokerSettings,
   type RelayOptions,
-} from './settings.js';
+} from './names.js';
 
 /** Connection options of a `nats://[user:pass@]host[:port]` URL (a user alone is a token). */
 export function natsConnectOptions(url: string) {

@@ -8,7 +8,7 @@ import type { BrokerEventBody } from '../relay.js';
 import type { EventsLogger } from '../types.js';
 import { ensureStream, natsConnectOptions } from './nats-relay.js';
 import { RecentIds, type ConsumedMeta, type EventConsumer } from './recent-ids.js';
-import { brokerDefaults } from './settings.js';
+import { brokerDefaults } from './names.js';
 
 export { NatsRelay } from './nats-relay.js';
 export { RecentIds, type ConsumedMeta, type EventConsumer } from './recent-ids.js';
