@@ -95,25 +95,24 @@ export class EventBus<Events extends object = EventMap> {
     if (this.run) return;
     const run = {};
     this.run = run;
+    const { relay } = this.options;
     try {
       // An unreachable outbox (no migration, database down) should fail the app's start-up,
       // not leave a timer logging the same error every second.
       await probeOutbox(this.options.knex, this.options.table);
+      // Loads the broker's client (a missing package fails the start-up) and connects in the
+      // background: the app starts and serves with the broker down.
+      await relay?.start();
     } catch (error) {
       if (this.run === run) this.run = undefined;
       throw error;
     }
     if (this.run !== run) return;
-    const { relay } = this.options;
-    if (relay) {
-      // Connects in the background: the app starts and serves with the broker down.
-      await relay.start();
-      this.stopRelayListener = relay.onReady(() => {
-        // Back from an outage: the backlog goes out now, not when the back-off ends.
-        this.gate?.reopen();
-        if (this.run) this.kick();
-      });
-    }
+    this.stopRelayListener = relay?.onReady(() => {
+      // Back from an outage: the backlog goes out now, not when the back-off ends.
+      this.gate?.reopen();
+      if (this.run) this.kick();
+    });
     this.unsubscribe = onEventsCommitted(this.options.knex, () => this.kick());
     this.timer = setInterval(() => this.kick(), this.options.pollIntervalMs);
     // A timer alone must not keep a finished process (a CLI, a test run) alive.

@@ -56,6 +56,7 @@ export async function consumeAmqpEvents(options: AmqpConsumerOptions): Promise<E
   const retryMs = options.retryDelayMs ?? 1000;
   let stopped = false;
   let connection: ChannelModel | undefined;
+  let consuming: { channel: Channel; tag: string } | undefined;
   // One message at a time, in delivery order, whatever the prefetch.
   let queue: Promise<void> = Promise.resolve();
 
@@ -104,10 +105,11 @@ export async function consumeAmqpEvents(options: AmqpConsumerOptions): Promise<E
         await channel.bindQueue(options.queue, exchange, type);
       }
       await channel.prefetch(options.prefetch ?? 16);
-      await channel.consume(options.queue, (message) => {
-        if (!message) return;
+      const { consumerTag } = await channel.consume(options.queue, (message) => {
+        if (!message || stopped) return;
         queue = queue.then(() => handle(channel, message)).catch(() => undefined);
       });
+      consuming = { channel, tag: consumerTag };
       opened.on('close', () => {
         if (connection === opened) connection = undefined;
         if (!stopped) void reopen();
@@ -136,6 +138,8 @@ export async function consumeAmqpEvents(options: AmqpConsumerOptions): Promise<E
   return {
     async stop() {
       stopped = true;
+      // No new messages; those sent ahead and not handled go back to the queue on close.
+      await consuming?.channel.cancel(consuming.tag).catch(() => undefined);
       await queue;
       await connection?.close().catch(() => undefined);
     },
