@@ -374,6 +374,36 @@ describeEachDatabase('events relayed to a broker', (db) => {
       expect(body.payload).to.deep.equal({ n: 2 });
     });
 
+    it('counts nothing delivered before the publisher confirm; a copy published again carries the same message_id', async () => {
+      const stall = await startStallProxy(brokerUrls.amqp);
+      try {
+        const bus = newBus({ ...settings, url: stall.proxied(brokerUrls.amqp) }, 400);
+        await bus.start();
+        await until('the relay to connect', async () => bus.relay?.isConnected());
+        const failed = listen(EVENTS_FAILED_CHANNEL);
+        try {
+          stall.stall();
+          await recordInTrace(db, [7]);
+          await until('the unconfirmed publish', async () => failed.names.length > 0);
+          const [row] = await rows(db);
+          expect([row?.status, row?.relayed_at]).to.deep.equal(['pending', null]);
+        } finally {
+          failed.close();
+        }
+        stall.resume();
+        await until('the row dispatched', async () => (await rows(db))[0]?.status === 'dispatched');
+        // The held copy and the one published again (more if a retry was held too): one id.
+        await until('both copies', async () => received.length >= 2);
+        const [row] = await rows(db);
+        expect(new Set(received.map((m) => m.properties.messageId))).to.deep.equal(
+          new Set([row?.event_id]),
+        );
+      } finally {
+        await Promise.all(buses.splice(0).map((bus) => bus.stop()));
+        await stall.close();
+      }
+    });
+
     it('keeps events pending while RabbitMQ is out, reconnects by itself and publishes the backlog', async () => {
       const bus = newBus(settings);
       await bus.start();
