@@ -32,7 +32,8 @@ export interface DispatchSummary {
 const renewEvery = 10;
 
 /**
- * Delivers outbox events to in-process subscribers. `start()` checks the outbox and returns; in
+ * Delivers outbox events to in-process subscribers and, given a `relay`, to a broker (each event
+ * delivered once both are done; docs/events.md#relaying-to-a-broker). `start()` checks the outbox and returns; in
  * the background the bus then delivers what is pending (events committed before a crash or a
  * restart), delivers each transaction's events right after it commits, and polls for retries and
  * for events other processes recorded. One pass runs at a time, so this process delivers in
@@ -135,7 +136,12 @@ export class EventBus<Events extends object = EventMap> {
     this.stopRelayListener = undefined;
     this.rerun = false;
     // The relay closes after the publish in flight has settled its row.
-    const closeRelay = () => (wasRunning ? this.options.relay?.stop() : undefined);
+    const closeRelay = async () => {
+      if (!wasRunning) return;
+      await this.options.relay?.stop().catch((error: unknown) => {
+        this.options.logger?.warn({ err: safeError(error) }, 'events: closing the relay failed');
+      });
+    };
     if (!this.running) return Promise.resolve(closeRelay());
     this.halting = true;
     const stopping = this.running
