@@ -1,6 +1,5 @@
 // The W3C `traceparent` of the active trace, for an event recorded inside it. @opentelemetry/api is
-// an optional peer: without it, or without an SDK registered, nothing is captured and it costs
-// one call that returns at once.
+// an optional peer: without it, or without an SDK registered, nothing is captured.
 type OtelApi = typeof import('@opentelemetry/api');
 
 const otel: OtelApi | undefined = await import('@opentelemetry/api').catch(() => undefined);
