@@ -165,6 +165,12 @@ export function appTemplateData(
   const dependencies: Record<string, string> = {
     '@slicekit/runtime': runtime,
     cors: versionOf('cors'),
+    // The event relay's clients (EVENTS_BROKER_URL), loaded only when a broker is set, and the
+    // tracing API the outbox reads an event's traceparent through.
+    '@nats-io/jetstream': versionOf('@nats-io/jetstream'),
+    '@nats-io/transport-node': versionOf('@nats-io/transport-node'),
+    '@opentelemetry/api': versionOf('@opentelemetry/api'),
+    amqplib: versionOf('amqplib'),
     express: versionOf('express'),
     knex: versionOf('knex'),
     pino: versionOf('pino'),

@@ -1,21 +1,15 @@
 // `EventBus`: typed subscribers by event name, fed from the outbox after commit, at least once.
 import { safeError } from '../logging/safe-error.js';
 import { onEventsCommitted } from './after-commit.js';
-import {
-  claimDue,
-  probeOutbox,
-  releaseClaim,
-  renewClaim,
-  settleDelivered,
-  settleFailed,
-  type OutboxRow,
-} from './claim.js';
+import { attemptDelivery } from './attempt.js';
+import { claimDue, probeOutbox, releaseClaim, renewClaim } from './claim.js';
 import {
   resolveEventBusOptions,
-  retryDelay,
   type EventBusOptions,
   type ResolvedEventBusOptions,
 } from './options.js';
+import { RelayGate } from './relay-gate.js';
+import type { EventRelay } from './relay.js';
 import type { EventMap, OutboxEvent } from './types.js';
 
 export type EventHandler<Name extends string = string, Payload = unknown> = (
@@ -30,25 +24,16 @@ export interface DispatchSummary {
   retried: number;
   /** Events that used their last attempt and are now `failed`. */
   failed: number;
+  /** Events left pending for the broker (it is down or refused them), attempts not used up. */
+  awaitingBroker: number;
 }
 
 /** A claim is renewed once a tenth of its lease has passed since it was taken or last renewed. */
 const renewEvery = 10;
 
-function toEvent(row: OutboxRow): OutboxEvent {
-  return {
-    id: Number(row.id),
-    name: row.name,
-    payload: JSON.parse(row.payload) as unknown,
-    entity: row.entity,
-    entityId: row.entity_id,
-    occurredOn: new Date(Number(row.occurred_at)),
-    attempt: Number(row.attempts),
-  };
-}
-
 /**
- * Delivers outbox events to in-process subscribers. `start()` checks the outbox and returns; in
+ * Delivers outbox events to in-process subscribers and, given a `relay`, to a broker (each event
+ * delivered once both are done; docs/events.md#relaying-to-a-broker). `start()` checks the outbox and returns; in
  * the background the bus then delivers what is pending (events committed before a crash or a
  * restart), delivers each transaction's events right after it commits, and polls for retries and
  * for events other processes recorded. One pass runs at a time, so this process delivers in
@@ -72,9 +57,18 @@ export class EventBus<Events extends object = EventMap> {
   private rerun = false;
   /** Set by `stop()`: the pass in progress ends after the event in flight. */
   private halting = false;
+  /** Publishes through the relay, when there is one, pausing while the broker is out. */
+  private readonly gate: RelayGate | undefined;
+  private stopRelayListener: (() => void) | undefined;
 
   constructor(options: EventBusOptions) {
     this.options = resolveEventBusOptions(options);
+    this.gate = this.options.relay && new RelayGate(this.options.relay, this.options);
+  }
+
+  /** The broker relay every event also goes to, when one was given. */
+  get relay(): EventRelay | undefined {
+    return this.options.relay;
   }
 
   /** Registers `handler` for events named `name`; returns a function removing it. */
@@ -102,15 +96,24 @@ export class EventBus<Events extends object = EventMap> {
     if (this.run) return;
     const run = {};
     this.run = run;
+    const { relay } = this.options;
     try {
       // An unreachable outbox (no migration, database down) should fail the app's start-up,
       // not leave a timer logging the same error every second.
       await probeOutbox(this.options.knex, this.options.table);
+      // Loads the broker's client (a missing package fails the start-up) and connects in the
+      // background: the app starts and serves with the broker down.
+      await relay?.start();
     } catch (error) {
       if (this.run === run) this.run = undefined;
       throw error;
     }
     if (this.run !== run) return;
+    this.stopRelayListener = relay?.onReady(() => {
+      // Back from an outage: the backlog goes out now, not when the back-off ends.
+      this.gate?.reopen();
+      if (this.run) this.kick();
+    });
     this.unsubscribe = onEventsCommitted(this.options.knex, () => this.kick());
     this.timer = setInterval(() => this.kick(), this.options.pollIntervalMs);
     // A timer alone must not keep a finished process (a CLI, a test run) alive.
@@ -123,18 +126,30 @@ export class EventBus<Events extends object = EventMap> {
    * yet handed to a subscriber are released, due at once for the next start or another process.
    */
   stop(): Promise<void> {
+    const wasRunning = this.run !== undefined;
     this.run = undefined;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.stopRelayListener?.();
+    this.stopRelayListener = undefined;
     this.rerun = false;
-    if (!this.running) return Promise.resolve();
+    // The relay closes after the publish in flight has settled its row.
+    const closeRelay = async () => {
+      if (!wasRunning) return;
+      await this.options.relay?.stop().catch((error: unknown) => {
+        this.options.logger?.warn({ err: safeError(error) }, 'events: closing the relay failed');
+      });
+    };
+    if (!this.running) return Promise.resolve(closeRelay());
     this.halting = true;
-    const stopping = this.running.then(
-      () => undefined,
-      () => undefined,
-    );
+    const stopping = this.running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(closeRelay);
     this.stopping = stopping;
     void stopping.then(() => {
       if (this.stopping === stopping) this.stopping = undefined;
@@ -154,7 +169,7 @@ export class EventBus<Events extends object = EventMap> {
       return this.running;
     }
     const pass = async (): Promise<DispatchSummary> => {
-      const total: DispatchSummary = { delivered: 0, retried: 0, failed: 0 };
+      const total: DispatchSummary = { delivered: 0, retried: 0, failed: 0, awaitingBroker: 0 };
       do {
         this.rerun = false;
         while (!this.halting) {
@@ -162,6 +177,7 @@ export class EventBus<Events extends object = EventMap> {
           total.delivered += batch.delivered;
           total.retried += batch.retried;
           total.failed += batch.failed;
+          total.awaitingBroker += batch.awaitingBroker;
           if (batch.claimed < this.options.batchSize) break;
         }
       } while (this.rerun && !this.halting);
@@ -184,10 +200,22 @@ export class EventBus<Events extends object = EventMap> {
   }
 
   private async dispatchBatch(): Promise<DispatchSummary & { claimed: number }> {
-    const { knex, table, leaseMs, batchSize, maxAttempts, logger } = this.options;
+    const { knex, table, leaseMs, batchSize, logger } = this.options;
     let leasedAt = Date.now();
-    const claim = await claimDue(knex, { table, now: leasedAt, leaseMs, batchSize });
-    const summary = { delivered: 0, retried: 0, failed: 0, claimed: claim.rows.length };
+    const claim = await claimDue(knex, {
+      table,
+      now: leasedAt,
+      leaseMs,
+      batchSize,
+      unhandledOnly: this.gate?.paused() ?? false,
+    });
+    const summary = {
+      delivered: 0,
+      retried: 0,
+      failed: 0,
+      awaitingBroker: 0,
+      claimed: claim.rows.length,
+    };
     let held: Set<string> | undefined;
     for (const [index, row] of claim.rows.entries()) {
       if (this.halting) {
@@ -218,33 +246,8 @@ export class EventBus<Events extends object = EventMap> {
         );
       }
       if (held && !held.has(String(row.id))) continue;
-      const event = toEvent(row);
-      const error = await this.deliver(event);
-      if (!error) {
-        await settleDelivered(knex, table, event.id, claim.token);
-        summary.delivered += 1;
-        continue;
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      const context = {
-        err: safeError(error),
-        eventId: event.id,
-        event: event.name,
-        attempt: event.attempt,
-      };
-      if (event.attempt >= maxAttempts) {
-        await settleFailed(knex, table, event.id, claim.token, message, null);
-        logger?.error(context, `events: ${event.name} failed ${event.attempt} times, giving up`);
-        summary.failed += 1;
-      } else {
-        const retryAt = Date.now() + retryDelay(this.options, event.attempt);
-        await settleFailed(knex, table, event.id, claim.token, message, retryAt);
-        logger?.warn(
-          { ...context, retryAt },
-          `events: a ${event.name} subscriber failed, will retry`,
-        );
-        summary.retried += 1;
-      }
+      const context = { options: this.options, gate: this.gate, deliver: this.deliver.bind(this) };
+      summary[await attemptDelivery(context, row, claim.token)] += 1;
     }
     return summary;
   }

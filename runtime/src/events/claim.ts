@@ -13,6 +13,11 @@ export interface OutboxRow {
   payload: string;
   attempts: number | string;
   occurred_at: number | string;
+  /** Null only for a row recorded before the outbox had the column; claimDue fills it in. */
+  event_id: string | null;
+  traceparent: string | null;
+  handled_at: number | string | null;
+  relayed_at: number | string | null;
 }
 
 export interface ClaimRequest {
@@ -20,6 +25,11 @@ export interface ClaimRequest {
   now: number;
   leaseMs: number;
   batchSize: number;
+  /**
+   * Only rows whose subscribers have not run yet: while the broker is out, rows waiting for it
+   * alone are left where they are instead of being claimed and put back every poll.
+   */
+  unhandledOnly?: boolean;
 }
 
 export interface Claim {
@@ -27,7 +37,19 @@ export interface Claim {
   rows: OutboxRow[];
 }
 
-const columns = ['id', 'name', 'entity', 'entity_id', 'payload', 'attempts', 'occurred_at'];
+const columns = [
+  'id',
+  'name',
+  'entity',
+  'entity_id',
+  'payload',
+  'attempts',
+  'occurred_at',
+  'event_id',
+  'traceparent',
+  'handled_at',
+  'relayed_at',
+];
 
 /**
  * Reads nothing but proves the outbox is usable: the table and the columns a claim touches exist
@@ -54,25 +76,30 @@ export async function probeOutbox(knex: Knex, table: string): Promise<void> {
  * statement under the database's single write lock, so two processes cannot both match a row.
  */
 export async function claimDue(knex: Knex, request: ClaimRequest): Promise<Claim> {
-  const { table, now, leaseMs, batchSize } = request;
+  const { table, now, leaseMs, batchSize, unhandledOnly = false } = request;
   const token = randomUUID();
   const stamp = (q: Knex.QueryBuilder) =>
     q.update({
       claim_token: token,
       available_at: now + leaseMs,
-      attempts: knex.raw('?? + 1', ['attempts']),
+      // An attempt counts the subscribers' deliveries: a row whose subscribers already ran and
+      // that waits only for the broker does not use one up.
+      attempts: knex.raw('case when ?? is null then ?? + 1 else ?? end', [
+        'handled_at',
+        'attempts',
+        'attempts',
+      ]),
     });
-  const due = (q: Knex.QueryBuilder) =>
-    q
-      .where('status', OutboxStatus.Pending)
-      .andWhere('available_at', '<=', now)
-      .orderBy('id')
-      .limit(batchSize);
+  const due = (q: Knex.QueryBuilder) => {
+    q.where('status', OutboxStatus.Pending).andWhere('available_at', '<=', now);
+    if (unhandledOnly) q.whereNull('handled_at');
+    return q.orderBy('id').limit(batchSize);
+  };
 
   if (sqlFamily(knex) === 'sqlite') {
     await stamp(knex(table).whereIn('id', due(knex(table).select('id'))));
     const rows = await knex(table).select(columns).where('claim_token', token).orderBy('id');
-    return { token, rows };
+    return { token, rows: await withEventIds(knex, table, token, rows) };
   }
   // READ COMMITTED (PostgreSQL's default anyway): under MySQL's REPEATABLE READ the SELECT ...
   // FOR UPDATE also locks the gaps of the due index it scans: a change recording an event then
@@ -90,17 +117,34 @@ export async function claimDue(knex: Knex, request: ClaimRequest): Promise<Claim
     },
     { isolationLevel: 'read committed' },
   );
-  return { token, rows };
+  return { token, rows: await withEventIds(knex, table, token, rows) };
 }
 
-/** Marks a claimed row delivered; a row whose claim was taken over (lease ran out) is left alone. */
-export async function settleDelivered(knex: Knex, table: string, id: number, token: string) {
-  await knex(table).where({ id, claim_token: token }).update({
-    status: OutboxStatus.Dispatched,
-    dispatched_at: Date.now(),
-    claim_token: null,
-    last_error: null,
-  });
+/**
+ * Gives a claimed row recorded without an id (before the column existed, or by a process of the
+ * previous version) a UUID, stored before anything is delivered so every retry and every process
+ * relays it under the same id. Only while the claim holds the row; a row lost meanwhile is
+ * left to its new claimer.
+ */
+async function withEventIds(
+  knex: Knex,
+  table: string,
+  token: string,
+  rows: OutboxRow[],
+): Promise<OutboxRow[]> {
+  for (const row of rows) {
+    if (row.event_id) continue;
+    const eventId = randomUUID();
+    await knex(table)
+      .where({ id: row.id, claim_token: token })
+      .whereNull('event_id')
+      .update({ event_id: eventId });
+    const [stored] = (await knex(table).select('event_id').where('id', row.id)) as {
+      event_id: string | null;
+    }[];
+    row.event_id = stored?.event_id ?? eventId;
+  }
+  return rows;
 }
 
 /**
@@ -143,25 +187,10 @@ export async function releaseClaim(
     .update({
       claim_token: null,
       available_at: now,
-      attempts: knex.raw('?? - 1', ['attempts']),
-    });
-}
-
-/** Schedules a retry at `retryAt`, or marks the row failed when `retryAt` is null. */
-export async function settleFailed(
-  knex: Knex,
-  table: string,
-  id: number,
-  token: string,
-  error: string,
-  retryAt: number | null,
-) {
-  await knex(table)
-    .where({ id, claim_token: token })
-    .update({
-      status: retryAt === null ? OutboxStatus.Failed : OutboxStatus.Pending,
-      available_at: retryAt ?? Date.now(),
-      claim_token: null,
-      last_error: error.slice(0, 4000),
+      attempts: knex.raw('case when ?? is null then ?? - 1 else ?? end', [
+        'handled_at',
+        'attempts',
+        'attempts',
+      ]),
     });
 }

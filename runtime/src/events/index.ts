@@ -8,3 +8,5 @@ export * from './migration.js';
 export * from './options.js';
 export * from './record.js';
 export * from './types.js';
+export * from './relay.js';
+export * from './broker/settings.js';

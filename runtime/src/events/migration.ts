@@ -1,4 +1,5 @@
-// The Knex migration creating the transactional outbox table.
+// The Knex migrations of the transactional outbox table: the table, then the columns an event
+// needs to leave the process (a global id, its trace, and what part of its delivery is done).
 import type { Knex } from 'knex';
 import { DEFAULT_OUTBOX_TABLE, type OutboxTableOptions } from './types.js';
 
@@ -9,8 +10,24 @@ export interface KnexMigration {
 }
 
 /**
+ * Columns added by `outboxEventIdMigration`: `event_id` the event's UUID, `traceparent` the W3C
+ * trace context it was recorded in, `handled_at` when the in-process subscribers were done and
+ * `relayed_at` when the broker confirmed it (epoch ms), so a broker outage never runs the
+ * subscribers again and a failing subscriber never publishes twice.
+ */
+const eventColumns = ['event_id', 'traceparent', 'handled_at', 'relayed_at'] as const;
+
+function addEventColumns(t: Knex.CreateTableBuilder, missing: ReadonlySet<string>): void {
+  if (missing.has('event_id')) t.string('event_id', 36).nullable();
+  if (missing.has('traceparent')) t.string('traceparent', 64).nullable();
+  if (missing.has('handled_at')) t.bigInteger('handled_at').nullable();
+  if (missing.has('relayed_at')) t.bigInteger('relayed_at').nullable();
+}
+
+/**
  * The migration creating the outbox table. Times are epoch milliseconds in BIGINT columns so the
- * three databases compare them the same way, with no time-zone conversion.
+ * three databases compare them the same way, with no time-zone conversion. A table created now
+ * already has the columns of `outboxEventIdMigration`, which then finds nothing to add.
  *
  * @example
  * // migrations/20240101000000_outbox.ts
@@ -35,11 +52,46 @@ export function outboxMigration(options: OutboxTableOptions = {}): KnexMigration
         t.string('claim_token', 36).nullable();
         t.bigInteger('dispatched_at').nullable();
         t.text('last_error').nullable();
+        addEventColumns(t, new Set(eventColumns));
         t.index(['status', 'available_at'], `${table}_due_idx`);
       });
     },
     async down(knex) {
       await knex.schema.dropTableIfExists(table);
+    },
+  };
+}
+
+/**
+ * The migration adding to an outbox table created before them the columns that let an event
+ * leave the process: `event_id`, `traceparent`, `handled_at` and `relayed_at`. Rows recorded
+ * before it keep a null `event_id` and are given one, stored, the first time they are claimed (as
+ * are rows a process still running the previous version records during a rolling upgrade), so the
+ * migration itself rewrites no row and stays instant on a large outbox.
+ *
+ * @example
+ * // migrations/20240102000000_outbox_event_id.ts
+ * export const { up, down } = outboxEventIdMigration();
+ */
+export function outboxEventIdMigration(options: OutboxTableOptions = {}): KnexMigration {
+  const table = options.table ?? DEFAULT_OUTBOX_TABLE;
+  const presence = async (knex: Knex) => {
+    const found = await Promise.all(eventColumns.map((c) => knex.schema.hasColumn(table, c)));
+    return eventColumns.filter((_, i) => found[i]);
+  };
+  return {
+    async up(knex) {
+      const present = new Set<string>(await presence(knex));
+      const missing = new Set(eventColumns.filter((c) => !present.has(c)));
+      if (missing.size === 0) return;
+      await knex.schema.alterTable(table, (t) => addEventColumns(t, missing));
+    },
+    async down(knex) {
+      const present = await presence(knex);
+      if (present.length === 0) return;
+      await knex.schema.alterTable(table, (t) => {
+        t.dropColumns(...present);
+      });
     },
   };
 }

@@ -1,6 +1,7 @@
 // Options of the event bus (the outbox dispatcher), their defaults and validation.
 import type { Knex } from 'knex';
 import { EventBusOptionsError } from './errors.js';
+import type { EventRelay } from './relay.js';
 import { DEFAULT_OUTBOX_TABLE, type EventsLogger } from './types.js';
 
 export interface EventBusOptions {
@@ -26,10 +27,20 @@ export interface EventBusOptions {
   pollIntervalMs?: number;
   /** Events claimed per round trip. @default 50 */
   batchSize?: number;
+  /**
+   * A broker every event is also published to (`createBrokerRelay`); the event counts as delivered
+   * once its subscribers ran and the broker confirmed it. @default undefined (in-process only)
+   */
+  relay?: EventRelay;
+  /**
+   * Upper bound of the pause between publishes while the broker is out (it starts at
+   * `retryDelayMs` and doubles); a relay that reconnects ends the pause at once. @default 10000
+   */
+  maxRelayRetryDelayMs?: number;
 }
 
-export type ResolvedEventBusOptions = Required<Omit<EventBusOptions, 'logger'>> &
-  Pick<EventBusOptions, 'logger'>;
+export type ResolvedEventBusOptions = Required<Omit<EventBusOptions, 'logger' | 'relay'>> &
+  Pick<EventBusOptions, 'logger' | 'relay'>;
 
 export const eventBusDefaults = {
   table: DEFAULT_OUTBOX_TABLE,
@@ -39,6 +50,7 @@ export const eventBusDefaults = {
   leaseMs: 60_000,
   pollIntervalMs: 1000,
   batchSize: 50,
+  maxRelayRetryDelayMs: 10_000,
 } as const;
 
 /** Applies defaults and throws `EventBusOptionsError` listing every broken rule. */
@@ -61,6 +73,11 @@ export function resolveEventBusOptions(options: EventBusOptions): ResolvedEventB
   positiveInt('leaseMs', 1);
   positiveInt('pollIntervalMs', 1);
   positiveInt('batchSize', 1);
+  positiveInt('maxRelayRetryDelayMs', 0);
+  const relay = options.relay as Partial<EventRelay> | undefined;
+  if (relay !== undefined && (typeof relay !== 'object' || typeof relay.publish !== 'function')) {
+    problems.push('relay must be an EventRelay (createBrokerRelay)');
+  }
   if (resolved.maxRetryDelayMs < resolved.retryDelayMs) {
     problems.push('maxRetryDelayMs must not be below retryDelayMs');
   }

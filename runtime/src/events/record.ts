@@ -1,7 +1,9 @@
 // `recordEvents`: writes a change's events into the outbox inside the caller's transaction.
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { wakeAfterCommit } from './after-commit.js';
 import { EventPayloadError } from './errors.js';
+import { captureTraceparent } from './trace-context.js';
 import {
   DEFAULT_OUTBOX_TABLE,
   OutboxStatus,
@@ -33,7 +35,8 @@ function serialise(event: DomainEvent): string {
 
 /**
  * Stores `events` in the outbox through `trx`, so they commit or roll back with the change that
- * raised them. After the commit, dispatchers started on the same database in this process are
+ * raised them, each with a fresh UUID and the `traceparent` of the active trace (when tracing
+ * is on). After the commit, dispatchers started on the same database in this process are
  * woken at once; others (and this one, if it misses the wake-up) find the rows by polling.
  *
  * @example
@@ -49,11 +52,15 @@ export async function recordEvents(
 ): Promise<void> {
   if (events.length === 0) return;
   const now = Date.now();
+  // One trace for the whole change: the events were raised by the same request.
+  const traceparent = captureTraceparent();
   const rows = events.map((event) => {
     if (typeof event.name !== 'string' || event.name.trim() === '') {
       throw new EventPayloadError(String(event.name), 'an event needs a non-empty name');
     }
     return {
+      event_id: randomUUID(),
+      traceparent,
       name: event.name,
       entity: event.entity ?? null,
       entity_id: event.entityId ?? null,

@@ -13,8 +13,15 @@ export interface DomainEvent<Name extends string = string, Payload = unknown> {
 
 /** An event as delivered to subscribers, read back from the outbox. */
 export interface OutboxEvent<Name extends string = string, Payload = unknown> {
-  /** Outbox row id: unique and increasing; subscribers use it to ignore a redelivery. */
+  /**
+   * Outbox row id: increasing within one database, so in-process subscribers can use it to ignore
+   * a redelivery. It repeats across databases; `eventId` is the id to use beyond this one.
+   */
   id: number;
+  /** The event's globally unique id (a UUID), the message id of the event relayed to a broker. */
+  eventId: string;
+  /** The W3C `traceparent` of the trace the event was recorded in, or null (no tracing). */
+  traceparent: string | null;
   name: Name;
   payload: Payload;
   entity: string | null;
@@ -43,7 +50,7 @@ export interface EventsLogger {
 export const OutboxStatus = {
   /** Committed, waiting for (re)delivery once `available_at` has passed. */
   Pending: 'pending',
-  /** Every subscriber returned without throwing. */
+  /** Every subscriber returned without throwing (and, with a relay, the broker confirmed it). */
   Dispatched: 'dispatched',
   /** Gave up after `maxAttempts`; kept for inspection, never retried automatically. */
   Failed: 'failed',

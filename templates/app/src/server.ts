@@ -23,7 +23,7 @@ const { migrateOnStart, port, shutdownGraceMs } = await import('./config.js').ca
 );
 const { createApp } = await import('./app.js');
 const { createKnex, migrate } = await import('./db.js');
-const { createEventBus } = await import('./events.js');
+const { createEventBus, eventHealthChecks } = await import('./events.js');
 const { migrations } = await import('./knexfile.js');
 const { createLogger } = await import('./logger.js');
 
@@ -34,7 +34,7 @@ let shuttingDown = false;
 
 // What /health/ready checks; a dependency the app adds (a shared store, a broker) joins here.
 const database = databaseCheck(knex, { migrations });
-const checks: HealthCheck[] = [database];
+const checks: HealthCheck[] = [database, ...eventHealthChecks(events)];
 
 if (migrateOnStart) {
   try {

@@ -125,7 +125,12 @@ describeEachDatabase('event outbox', (db) => {
         (error: Error) => error.message,
       );
     expect(failure).to.equal('handler failed');
-    expect(await bus.dispatchPending()).to.deep.equal({ delivered: 0, retried: 0, failed: 0 });
+    expect(await bus.dispatchPending()).to.deep.equal({
+      delivered: 0,
+      retried: 0,
+      failed: 0,
+      awaitingBroker: 0,
+    });
     expect(await db.knex(table).count({ c: '*' })).to.satisfy(
       (r: { c: unknown }[]) => Number(r[0]!.c) === 0,
     );
@@ -160,12 +165,22 @@ describeEachDatabase('event outbox', (db) => {
       if (event.attempt < 3) throw new Error(`boom ${event.attempt}`);
     });
     await recordEvents(db.knex, [{ name: 'ThingCreated', payload: { n: 4 } }]);
-    expect(await bus.dispatchPending()).to.deep.equal({ delivered: 0, retried: 1, failed: 0 });
+    expect(await bus.dispatchPending()).to.deep.equal({
+      delivered: 0,
+      retried: 1,
+      failed: 0,
+      awaitingBroker: 0,
+    });
     const [pending] = await db.knex(table).select('status', 'attempts', 'last_error');
     expect(pending).to.deep.include({ status: 'pending', last_error: 'boom 1' });
     expect(Number(pending.attempts)).to.equal(1);
     await bus.dispatchPending();
-    expect(await bus.dispatchPending()).to.deep.equal({ delivered: 1, retried: 0, failed: 0 });
+    expect(await bus.dispatchPending()).to.deep.equal({
+      delivered: 1,
+      retried: 0,
+      failed: 0,
+      awaitingBroker: 0,
+    });
     expect(attempts).to.deep.equal([1, 2, 3]);
   });
 
@@ -195,7 +210,12 @@ describeEachDatabase('event outbox', (db) => {
     });
     await recordEvents(db.knex, [{ name: 'ThingCreated', payload: { n: 6 } }]);
     await bus.dispatchPending();
-    expect(await bus.dispatchPending()).to.deep.equal({ delivered: 0, retried: 0, failed: 1 });
+    expect(await bus.dispatchPending()).to.deep.equal({
+      delivered: 0,
+      retried: 0,
+      failed: 1,
+      awaitingBroker: 0,
+    });
     await bus.dispatchPending();
     expect(calls).to.equal(2);
     const [row] = await db.knex(table).select('status');
@@ -257,6 +277,11 @@ describeEachDatabase('event outbox', (db) => {
 
   it('marks an event nobody subscribes to as dispatched', async () => {
     await recordEvents(db.knex, [{ name: 'ThingRenamed', payload: { name: 'x' } }]);
-    expect(await newBus().dispatchPending()).to.deep.equal({ delivered: 1, retried: 0, failed: 0 });
+    expect(await newBus().dispatchPending()).to.deep.equal({
+      delivered: 1,
+      retried: 0,
+      failed: 0,
+      awaitingBroker: 0,
+    });
   });
 });

@@ -4,6 +4,7 @@
 import { authOptionsFromEnv, type AuthOptions } from '@slicekit/runtime/auth';
 import { envBoolean, envChoice, envInteger, envOrigins } from '@slicekit/runtime/config';
 import type { DatabaseTimeouts } from '@slicekit/runtime/database';
+import { eventsBrokerFromEnv, type BrokerSettings } from '@slicekit/runtime/events';
 
 const env = process.env;
 
@@ -77,3 +78,11 @@ export const databaseTimeouts: DatabaseTimeouts = {
  * neither secret nor JWKS URL every caller is anonymous.
  */
 export const authSettings: AuthOptions = authOptionsFromEnv(env);
+
+/**
+ * Where events are relayed besides this process's subscribers (src/events.ts): EVENTS_BROKER_URL
+ * (`nats://...` for NATS JetStream, `amqp://...` or `amqps://...` for RabbitMQ; unset, events stay
+ * in-process), EVENTS_SUBJECT_PREFIX (`events`) and EVENTS_STREAM (`EVENTS`) for NATS,
+ * EVENTS_EXCHANGE (`events`) for RabbitMQ.
+ */
+export const eventsBroker: BrokerSettings | undefined = eventsBrokerFromEnv(env);

@@ -1,0 +1,94 @@
+// One delivery attempt of a claimed outbox row: its subscribers and its relay, each run only if
+// not done yet, and the row settled according to what succeeded.
+import { safeError } from '../logging/safe-error.js';
+import type { OutboxRow } from './claim.js';
+import { retryDelay, type ResolvedEventBusOptions } from './options.js';
+import type { RelayGate } from './relay-gate.js';
+import { settleAwaitingRelay, settleDelivered, settleFailed, settleRelayed } from './settle.js';
+import type { OutboxEvent } from './types.js';
+
+/** How an attempt ended, as counted in a `DispatchSummary`. */
+export type Outcome = 'delivered' | 'retried' | 'failed' | 'awaitingBroker';
+
+export interface AttemptContext {
+  options: ResolvedEventBusOptions;
+  gate: RelayGate | undefined;
+  /** Runs every subscriber of the event; resolves to the first error, or undefined. */
+  deliver(event: OutboxEvent): Promise<unknown>;
+}
+
+export function toEvent(row: OutboxRow): OutboxEvent {
+  return {
+    id: Number(row.id),
+    // claimDue gives every row it returns an id.
+    eventId: row.event_id ?? '',
+    traceparent: row.traceparent,
+    name: row.name,
+    payload: JSON.parse(row.payload) as unknown,
+    entity: row.entity,
+    entityId: row.entity_id,
+    occurredOn: new Date(Number(row.occurred_at)),
+    attempt: Number(row.attempts),
+  };
+}
+
+/**
+ * One claimed row: its subscribers unless they already ran, then the relay unless the broker
+ * already confirmed it, each part recorded on the row as it succeeds. A subscriber failure uses
+ * up an attempt (retried with back-off, then `failed`); a broker failure does not: the row stays
+ * pending until the broker takes it, however long the outage.
+ */
+export async function attemptDelivery(
+  { options, gate, deliver }: AttemptContext,
+  row: OutboxRow,
+  token: string,
+): Promise<Outcome> {
+  const { knex, table, maxAttempts, logger } = options;
+  const event = toEvent(row);
+  const needsHandlers = row.handled_at === null;
+  const needsRelay = gate !== undefined && row.relayed_at === null;
+  const handlerError = needsHandlers ? await deliver(event) : undefined;
+  const handledAt = needsHandlers && !handlerError ? Date.now() : undefined;
+  const relayedAt = needsRelay ? await gate.publish(event) : undefined;
+  const relayDone = !needsRelay || relayedAt !== undefined;
+
+  if (!handlerError) {
+    if (!relayDone) {
+      await settleAwaitingRelay(knex, table, event.id, token, {
+        handledAt,
+        ...(needsHandlers ? { error: null } : {}),
+      });
+      return 'awaitingBroker';
+    }
+    if (!needsHandlers && relayedAt !== undefined) {
+      await settleRelayed(knex, table, event.id, token, relayedAt);
+    } else {
+      await settleDelivered(knex, table, event.id, token, { handledAt, relayedAt });
+    }
+    return 'delivered';
+  }
+  const message = handlerError instanceof Error ? handlerError.message : String(handlerError);
+  const context = {
+    err: safeError(handlerError),
+    eventId: event.id,
+    event: event.name,
+    attempt: event.attempt,
+  };
+  if (event.attempt < maxAttempts) {
+    const retryAt = Date.now() + retryDelay(options, event.attempt);
+    await settleFailed(knex, table, event.id, token, message, retryAt, { relayedAt });
+    logger?.warn({ ...context, retryAt }, `events: a ${event.name} subscriber failed, will retry`);
+    return 'retried';
+  }
+  logger?.error(context, `events: ${event.name} failed ${event.attempt} times, giving up`);
+  if (relayDone) {
+    await settleFailed(knex, table, event.id, token, message, null, { relayedAt });
+    return 'failed';
+  }
+  // The subscribers are given up on, the broker is not: the row ends `failed` once relayed.
+  await settleAwaitingRelay(knex, table, event.id, token, {
+    handledAt: Date.now(),
+    error: message,
+  });
+  return 'awaitingBroker';
+}
