@@ -1,18 +1,12 @@
 // Three processes of one generated app folder behave as one, on PostgreSQL and on MySQL: started
 // with `npm start` on their own ports with MIGRATE_ON_START=false behind a round-robin balancer,
 // sharing the database, the idempotency store (the app's database) and a broker (NATS JetStream
-// for one, RabbitMQ for the other) that the test can cut off through a TCP gate.
+// for one, RabbitMQ for the other) that the test can cut off through a TCP proxy.
 import { expect } from 'chai';
 import { uniqueName, useDatabase } from '../support/services.js';
-import { startBrokerGate, type BrokerGate } from './support/broker-gate.js';
-import {
-  brokerUrls,
-  eventReader,
-  reachable,
-  type BrokerKind,
-  type BrokerMessage,
-  type EventReader,
-} from './support/broker-readers.js';
+import { brokerUrls, requireBroker, type BrokerName } from '../support/brokers.js';
+import { startCutProxy, type CutProxy } from '../support/cut-proxy.js';
+import { eventReader, type BrokerMessage, type EventReader } from './support/broker-readers.js';
 import { buildProductApp, replica, untilReady, type Replica } from './support/replicas.js';
 import {
   SERVED_BY,
@@ -60,7 +54,7 @@ function reported(text: string, name: string): string | undefined {
   return body.checks?.find((check) => check.name === name)?.status;
 }
 
-const setups: { dialect: 'postgres' | 'mysql'; broker: BrokerKind }[] = [
+const setups: { dialect: 'postgres' | 'mysql'; broker: BrokerName }[] = [
   { dialect: 'postgres', broker: 'nats' },
   { dialect: 'mysql', broker: 'amqp' },
 ];
@@ -70,7 +64,7 @@ for (const { dialect, broker } of setups)
     this.timeout(60_000);
     let scratch: ReturnType<typeof scratchFolder> | undefined;
     let reader: EventReader | undefined;
-    let gate: BrokerGate | undefined;
+    let gate: CutProxy | undefined;
     let balancer: Balancer | undefined;
     let replicas: Replica[] = [];
     const tag = uniqueName('scale');
@@ -89,20 +83,11 @@ for (const { dialect, broker } of setups)
 
     before(async function () {
       this.timeout(180_000);
-      const unreachable = await reachable(brokerUrls[broker]).then(
-        () => undefined,
-        (error: Error) => error,
-      );
-      if (unreachable) {
-        const line = `${broker} at ${brokerUrls[broker]} did not answer (${unreachable.message})`;
-        if (process.env.REQUIRE_SERVICES === '1') throw new Error(line);
-        console.error(`\n  !!! SKIPPING the scale-out suite on ${dialect}: ${line}\n`);
-        this.skip();
-      }
+      await requireBroker(this, broker);
       scratch = scratchFolder(`scale-${dialect}`);
       const app = await buildProductApp(scratch.path, dialect, db.url);
       reader = await eventReader(broker);
-      gate = await startBrokerGate(brokerUrls[broker]);
+      gate = await startCutProxy(brokerUrls[broker]);
       const env = {
         DATABASE_URL: db.url,
         EVENTS_BROKER_URL: gate.proxied(brokerUrls[broker]),
@@ -223,7 +208,7 @@ for (const { dialect, broker } of setups)
     });
 
     it('keeps serving and ready through a broker outage, then delivers the backlog', async () => {
-      gate!.shut();
+      gate!.cut();
       const during: string[] = [];
       try {
         for (let i = CREATES; i < CREATES + 20; i++) {
@@ -243,7 +228,7 @@ for (const { dialect, broker } of setups)
         const events = await createdEvents();
         expect(during.filter((id) => events.has(id))).to.deep.equal([]);
       } finally {
-        gate!.open();
+        gate!.restore();
       }
       await expectDelivered([...created, ...during]);
       for (const r of replicas) await untilReady(r.port, 15_000);

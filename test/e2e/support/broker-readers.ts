@@ -4,15 +4,8 @@
 import { connect as connectNats, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import amqp from 'amqplib';
-import { connect as connectTcp } from 'node:net';
+import { brokerUrls, type BrokerName } from '../../support/brokers.js';
 import { uniqueName } from '../../support/services.js';
-
-export const brokerUrls = {
-  nats: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-  amqp: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
-} as const;
-
-export type BrokerKind = keyof typeof brokerUrls;
 
 export interface BrokerMessage {
   /** The message id the broker carries (`Nats-Msg-Id`, the AMQP `message_id`). */
@@ -27,20 +20,6 @@ export interface EventReader {
   messages(): Promise<BrokerMessage[]>;
   /** Deletes what the reader (and the app) created on the broker, and disconnects. */
   close(): Promise<void>;
-}
-
-/** Resolves when something accepts TCP connections at `url`'s host and port, else rejects. */
-export function reachable(url: string): Promise<void> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connectTcp({ host: hostname, port: Number(port), timeout: 3000 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve();
-    });
-    socket.once('timeout', () => socket.destroy(new Error(`${hostname}:${port} timed out`)));
-    socket.once('error', reject);
-  });
 }
 
 /** A JetStream stream and subject prefix of this run's own; the app creates the stream. */
@@ -106,6 +85,6 @@ async function amqpReader(): Promise<EventReader> {
 }
 
 /** A reader of the events an app sends to `kind`. */
-export function eventReader(kind: BrokerKind): Promise<EventReader> {
+export function eventReader(kind: BrokerName): Promise<EventReader> {
   return kind === 'nats' ? natsReader() : amqpReader();
 }
