@@ -3,6 +3,7 @@
 import { ConfigError } from '@slicekit/runtime/config';
 import { answerClientError } from '@slicekit/runtime/http';
 import { closeIdempotency } from '@slicekit/runtime/idempotency';
+import { stopTracing } from '@slicekit/runtime/tracing';
 
 // Settings first (the modules below read them as they load): one the app cannot use stops it here
 // with a line naming the variable, the value and what it accepts, before anything starts.
@@ -50,6 +51,8 @@ function shutDown(signal: NodeJS.Signals): void {
     void closeIdempotency(app)
       .then(() => events.stop())
       .then(() => knex.destroy())
+      // The spans of the last requests, still buffered (nothing to do when tracing is off).
+      .then(() => stopTracing())
       .then(() => process.exit(0));
   });
 }
