@@ -174,11 +174,11 @@ for (const dialect of allDialects) {
       expect(logged, server.output()).to.include({ span_id: request?.spanId, status: 201 });
     });
 
-    it('names a request by its route template, not its path', async () => {
+    it('names a request by its route template, not its path, and hides secret parameters', async () => {
       const caller = callerContext();
       const list = await fetch(`${server.url}/v1/products`);
       const [product] = ((await list.json()) as { items: { id: string }[] }).items;
-      const res = await fetch(`${server.url}/v1/products/${product?.id}`, {
+      const res = await fetch(`${server.url}/v1/products/${product?.id}?access_token=s3cret`, {
         headers: { traceparent: caller.traceparent },
       });
       expect(res.status).to.equal(200);
@@ -186,6 +186,8 @@ for (const dialect of allDialects) {
         found.some((span) => span.kind === 2),
       ).then((found) => found.filter((span) => span.kind === 2));
       expect(request?.name).to.equal('GET /v1/products/:id');
+      // A secret query parameter is hidden from the span as from the request log.
+      expect(request?.attributes['url.query']).to.equal('access_token=REDACTED');
     });
   });
 }
