@@ -1,7 +1,7 @@
 // The OpenTelemetry instrumentations a slicekit app is traced with, loaded only once tracing is on:
 // a server span per request named by its route template, a span per database query through Knex
 // (the same on SQLite, PostgreSQL and MySQL), and trace ids in every pino log line.
-import type { Instrumentation } from '@opentelemetry/instrumentation';
+import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
 import { SECRET_QUERY_PARAMETERS } from '../logging/index.js';
 
 /**
@@ -35,7 +35,9 @@ const secretParameters = [
 ];
 
 /** The instrumentations, configured; each package is imported here and nowhere else. */
-export async function createInstrumentations(): Promise<Instrumentation[]> {
+export async function createInstrumentations(): Promise<
+  NonNullable<NodeSDKConfiguration['instrumentations']>
+> {
   const [http, express, knex, pino] = await Promise.all([
     import('@opentelemetry/instrumentation-http'),
     import('@opentelemetry/instrumentation-express'),

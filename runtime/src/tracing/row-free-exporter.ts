@@ -2,8 +2,12 @@
 // logs"): a failed query's span records the database error, whose message and stack quote the
 // values it failed on (Knex prefixes the statement with its values inlined; MySQL's "Duplicate
 // entry 'alice@example.com'"). Such a span goes out with the error's code only.
-import type { ExportResult } from '@opentelemetry/core';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
+import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
+
+// The SDK's own types, through the one package the runtime declares for them.
+type SpanExporter = NodeSDKConfiguration['traceExporter'];
+type ReadableSpan = Parameters<SpanExporter['export']>[0][number];
+type ExportResult = Parameters<Parameters<SpanExporter['export']>[1]>[0];
 
 const ERROR = 2; // SpanStatusCode.ERROR, without loading @opentelemetry/api for one number
 
