@@ -9,6 +9,10 @@ import { tracingSettings, type OtlpProtocol } from './settings.js';
 /** Raised when the OTEL_* variables turn tracing on but the SDK is not installed. */
 export class TracingError extends SlicekitError {
   override name = 'TracingError';
+
+  constructor(code: 'tracing_sdk_missing', message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
 }
 
 /** Options of `startTracing`. */
