@@ -11,6 +11,7 @@ import {
 } from '@slicekit/runtime/health';
 import { answerClientError } from '@slicekit/runtime/http';
 import { closeIdempotency } from '@slicekit/runtime/idempotency';
+import { stopTracing } from '@slicekit/runtime/tracing';
 
 // Settings first (the modules below read them as they load): one the app cannot use stops it here
 // with a line naming the variable, the value and what it accepts, before anything starts.
@@ -110,6 +111,8 @@ function shutDown(signal: NodeJS.Signals): void {
       () => logger.info('stopped'),
       (error: unknown) => logger.error({ err: error }, 'shutdown clean-up failed'),
     )
+    // The spans of the last requests, still buffered (nothing to do when tracing is off).
+    .then(() => stopTracing())
     .finally(() => process.exit(0));
 }
 process.on('SIGINT', shutDown);
