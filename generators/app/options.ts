@@ -167,6 +167,8 @@ export function appTemplateData(
     express: versionOf('express'),
     knex: versionOf('knex'),
     pino: versionOf('pino'),
+    // The idempotency store's client when IDEMPOTENCY_STORE_URL names a Redis (loaded only then).
+    redis: versionOf('redis'),
     [driver.package]: versionOf(driver.package),
   };
   const devDependencies: Record<string, string> = {
