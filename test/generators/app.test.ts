@@ -52,6 +52,7 @@ describe('app generator', () => {
           'README.md',
           'eslint.config.js',
           'migrations/00000000000000_slicekit_outbox.ts',
+          'migrations/00000000000001_slicekit_idempotency_keys.ts',
           'node_modules/slicekit',
           'package.json',
           'plopfile.js',
