@@ -23,7 +23,6 @@ export type { RelationalStoreHandle } from './relational-registration.js';
 export type { KnexStoreSettings } from './knex-store.js';
 export type { StoreLogger } from './store-settings.js';
 export { IdempotencyStoreError, IdempotencyStoreErrorCode } from './store-errors.js';
-export { KnexIdempotencyStore } from './knex-store.js';
 
 /** A Knex instance on PostgreSQL or MySQL/MariaDB, or settings carrying one as `knex`. */
 export type KnexStoreConnection = Knex | (KnexStoreSettings & { knex: Knex });
