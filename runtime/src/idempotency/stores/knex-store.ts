@@ -66,6 +66,19 @@ function allowsMultipleStatements(knex: Knex): boolean {
   return typeof connection === 'object' && connection?.multipleStatements === true;
 }
 
+/** The database family of `knex`, refusing SQLite, which has no key table. */
+export function keyTableFamily(knex: Knex): 'postgres' | 'mysql' {
+  const family = sqlFamily(knex);
+  if (family === 'sqlite') {
+    throw new IdempotencyStoreError(
+      IdempotencyStoreErrorCode.invalidSettings,
+      'knex',
+      'the idempotency key table exists for PostgreSQL and MySQL/MariaDB only; on SQLite use the memory store',
+    );
+  }
+  return family;
+}
+
 export class KnexIdempotencyStore extends RelationalIdempotencyStore {
   private readonly family: 'postgres' | 'mysql';
   private readonly multi: boolean;
@@ -79,14 +92,7 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
     settings: KnexStoreSettings,
     timings: StoreTimings,
   ) {
-    const family = sqlFamily(knex);
-    if (family === 'sqlite') {
-      throw new IdempotencyStoreError(
-        IdempotencyStoreErrorCode.invalidSettings,
-        'knex',
-        'the idempotency key table exists for PostgreSQL and MySQL/MariaDB only; on SQLite use the memory store',
-      );
-    }
+    const family = keyTableFamily(knex);
     const resolved = resolveRelationalSettings(family, { ...settings, createTable: false });
     super(family, timings, resolved);
     this.family = family;
@@ -203,6 +209,11 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
 
   protected async purgeBatch(nowMs: number, limit: number): Promise<number> {
     return this.changed(await this.raw(this.sql.purge, [nowMs, limit]));
+  }
+
+  /** Only a migration brings the table up to date here. */
+  protected override get createTableHint(): string {
+    return '';
   }
 
   /** The table is the app's migration's to create: the store never does (see docs/stores.md). */

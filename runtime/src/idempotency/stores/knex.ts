@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import { sqlFamily } from '../../sql/dialect.js';
 import { addIdempotentKeyWithStore } from '../index.js';
-import { KnexIdempotencyStore, type KnexStoreSettings } from './knex-store.js';
+import { KnexIdempotencyStore, keyTableFamily, type KnexStoreSettings } from './knex-store.js';
 import {
   createIdempotencyKeysMigration,
   type IdempotencyKeysMigration,
@@ -65,7 +65,7 @@ export function addIdempotencyWithKnexStore(
     );
   }
   // Fail at registration on a bad table name or number, or on SQLite, not on the first request.
-  const family = sqlFamily(knex);
+  const family = keyTableFamily(knex);
   resolveRelationalSettings(family, settings);
   const { factory, handle } = lazyRelationalStore(
     family,
