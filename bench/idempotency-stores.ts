@@ -39,11 +39,13 @@ import { addIdempotencyWithPostgresStore } from '../runtime/src/idempotency/stor
 import { addIdempotencyWithRedisStore } from '../runtime/src/idempotency/stores/redis.js';
 
 export type StoreKind = 'postgres' | 'postgres_knex' | 'mysql' | 'mysql_knex' | 'redis';
+// A store loaded right after another on the same server pays for the writes the first left behind
+// (checkpoints, flushes), which favours whichever runs first: swap a pair to see the order's share.
 export const storeKinds: readonly StoreKind[] = [
-  'postgres',
   'postgres_knex',
-  'mysql',
+  'postgres',
   'mysql_knex',
+  'mysql',
   'redis',
 ];
 
