@@ -22,6 +22,9 @@ interface AppModules {
   createKnex(url: string): Knex;
   migrate(knex: Knex, logger: unknown): Promise<unknown>;
   createLogger(level: string, destination?: { write(line: string): void }): unknown;
+  idempotencyHealthCheck(
+    app: Express,
+  ): { name: string; check(signal: AbortSignal): Promise<void> } | undefined;
 }
 
 let scratch: ReturnType<typeof scratchFolder>;
@@ -43,6 +46,7 @@ async function loadApp(dir: string, env: Record<string, string | undefined> = {}
       ...((await load('src/app.ts')) as Pick<AppModules, 'createApp'>),
       ...((await load('src/db.ts')) as Pick<AppModules, 'createKnex' | 'migrate'>),
       ...((await load('src/logger.ts')) as Pick<AppModules, 'createLogger'>),
+      ...((await load('src/idempotency.ts')) as Pick<AppModules, 'idempotencyHealthCheck'>),
     } as AppModules;
   } finally {
     assign(saved);
@@ -120,8 +124,11 @@ for (const dialect of ['postgres', 'mysql'] as const) {
     const db = useDatabase(dialect);
 
     it('runs a create retried on another instance once, and says so in one start-up line', async () => {
-      const instances = await twoInstances(await loadApp(appDir), db.url);
+      const modules = await loadApp(appDir);
+      const instances = await twoInstances(modules, db.url);
       try {
+        // The database's own readiness check covers the keys: no check of the store's own.
+        expect(modules.idempotencyHealthCheck(instances.apps[0]!)).to.equal(undefined);
         await createAndRetry(instances.apps);
         expect(await tickets(instances.knex)).to.equal(1);
         const label = dialect === 'postgres' ? 'PostgreSQL' : 'MySQL';
@@ -187,6 +194,9 @@ describe('a generated app with IDEMPOTENCY_STORE_URL=redis://...', function () {
     try {
       await createAndRetry(instances.apps);
       expect(await tickets(instances.knex)).to.equal(1);
+      const health = modules.idempotencyHealthCheck(instances.apps[0]!);
+      expect(health?.name).to.equal('idempotency');
+      await health!.check(AbortSignal.timeout(5000));
       const { host } = new URL(redis.url);
       expect(instances.storeLines()).to.deep.equal(
         [1, 2].map(() => ({
