@@ -6,9 +6,10 @@ import { sqlFamily } from '../../sql/dialect.js';
 import { IN_FLIGHT_STATUS, type StoreTimings } from '../store.js';
 import { mysqlStatements } from './mysql-sql.js';
 import { postgresStatements } from './postgres-sql.js';
-import { headersFromText, headersText, type NewRecord, type StoredRecord } from './record.js';
+import { headersText, type NewRecord, type StoredRecord } from './record.js';
 import { RelationalIdempotencyStore } from './relational-store.js';
 import { IdempotencyStoreError, IdempotencyStoreErrorCode } from './store-errors.js';
+import { rowToRecord, type KeyTableRow } from './table-row.js';
 import { resolveRelationalSettings, type RelationalStoreSettings } from './store-settings.js';
 
 /**
@@ -20,17 +21,6 @@ export type KnexStoreSettings = Pick<
   RelationalStoreSettings,
   'tableName' | 'purgeIntervalMs' | 'purgeBatchSize' | 'logger'
 >;
-
-interface RowShape {
-  status_code: number | string;
-  body: Buffer | null;
-  content_type: string;
-  created_at_ms: string | number;
-  expires_at_ms: string | number;
-  reservation: string;
-  fingerprint: string | null;
-  response_headers: string | null;
-}
 
 /** A statement in Knex's `?` form, and which argument each `?` takes. */
 interface Statement {
@@ -150,24 +140,24 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
   protected async insertIfAbsent(key: string, p: NewRecord): Promise<StoredRecord | undefined> {
     const values = [key, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation, p.fingerprint];
     if (this.family === 'postgres') {
-      const result = (await this.raw(this.sql.reserve, values)) as { rows: RowShape[] };
+      const result = (await this.raw(this.sql.reserve, values)) as { rows: KeyTableRow[] };
       // Both branches can answer when the old row was deleted while we inserted: ours wins.
-      const rows = result.rows.map(toRecord);
+      const rows = result.rows.map(rowToRecord);
       return rows.find((row) => row.reservation === p.reservation) ?? rows[0];
     }
-    let rows: RowShape[];
+    let rows: KeyTableRow[];
     if (this.multi) {
       // One packet, one result per statement: the INSERT's header, then the SELECT's rows.
       const [results] = (await this.raw(this.sql.reserve, [...values, key])) as [
-        [unknown, RowShape[]],
+        [unknown, KeyTableRow[]],
       ];
       rows = results[1];
     } else {
       // A pool without multiple statements: the read is a second round trip.
       await this.raw(this.sql.insert!, values);
-      [rows] = (await this.raw(this.sql.select!, [key])) as [RowShape[]];
+      [rows] = (await this.raw(this.sql.select!, [key])) as [KeyTableRow[]];
     }
-    return rows[0] ? toRecord(rows[0]) : undefined;
+    return rows[0] ? rowToRecord(rows[0]) : undefined;
   }
 
   protected async takeOverExpired(
@@ -237,18 +227,4 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
   protected closeConnections(): Promise<void> {
     return Promise.resolve();
   }
-}
-
-function toRecord(row: RowShape): StoredRecord {
-  return {
-    statusCode: Number(row.status_code),
-    body: row.body,
-    contentType: row.content_type,
-    // BIGINT may arrive as a string; epoch milliseconds fit a double exactly.
-    createdAtMs: Number(row.created_at_ms),
-    expiresAtMs: Number(row.expires_at_ms),
-    reservation: row.reservation,
-    fingerprint: row.fingerprint ?? null,
-    headers: headersFromText(row.response_headers),
-  };
 }
