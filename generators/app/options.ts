@@ -177,6 +177,8 @@ export function appTemplateData(
     express: versionOf('express'),
     knex: versionOf('knex'),
     pino: versionOf('pino'),
+    // The idempotency store's client when IDEMPOTENCY_STORE_URL names a Redis (loaded only then).
+    redis: versionOf('redis'),
     [driver.package]: versionOf(driver.package),
     // Tracing (src/instrument.ts): loaded only when the OTEL_* variables turn it on.
     ...Object.fromEntries(

@@ -53,6 +53,7 @@ describe('app generator', () => {
           'eslint.config.js',
           'migrations/00000000000000_slicekit_outbox.ts',
           'migrations/00000000000001_slicekit_outbox_event_id.ts',
+          'migrations/00000000000002_slicekit_idempotency_keys.ts',
           'node_modules/slicekit',
           'package.json',
           'plopfile.js',

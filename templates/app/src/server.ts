@@ -24,6 +24,7 @@ const { migrateOnStart, port, shutdownGraceMs } = await import('./config.js').ca
 );
 const { createApp } = await import('./app.js');
 const { createKnex, migrate } = await import('./db.js');
+const { idempotencyHealthCheck } = await import('./idempotency.js');
 const { createEventBus, eventHealthChecks } = await import('./events.js');
 const { migrations } = await import('./knexfile.js');
 const { createLogger } = await import('./logger.js');
@@ -75,7 +76,20 @@ async function startWhenMigrated(): Promise<void> {
   }
 }
 
-const app = await createApp({ knex, logger, health: { checks, draining: () => shuttingDown } });
+const app = await createApp({
+  knex,
+  logger,
+  health: { checks, draining: () => shuttingDown },
+}).catch(async (error: unknown) => {
+  logger.fatal(
+    { err: error },
+    'start-up failed (the idempotency guard or its store); not starting',
+  );
+  await knex.destroy();
+  return process.exit(1);
+});
+const idempotencyCheck = idempotencyHealthCheck(app);
+if (idempotencyCheck) checks.push(idempotencyCheck);
 const server = app.listen(port, (error?: Error) => {
   if (error) {
     logger.fatal({ err: error }, `cannot listen on port ${port}`);
