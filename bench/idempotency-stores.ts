@@ -1,5 +1,6 @@
 // Store part of the idempotency benchmark: guarded-route throughput on PostgreSQL, MySQL and
-// Redis beside the unguarded route in the same run, and store round trips per operation counted
+// Redis (the PostgreSQL and MySQL stores both on pools of their own and on the app's Knex) beside
+// the unguarded route in the same run, and store round trips per operation counted
 // on the wire (through a TCP proxy that counts request bursts). Runs alone
 // (`node --import tsx bench/idempotency-stores.ts`) or from bench/idempotency.ts, which adds its
 // keys to the final JSON line. The apps run in a child process, away from the load generator.
@@ -9,10 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
+import knexFactory, { type Knex } from 'knex';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { createClient } from 'redis';
 import type { IdempotencyKeyStore, StoreTimings } from '../runtime/src/idempotency/store.js';
+import { KnexIdempotencyStore } from '../runtime/src/idempotency/stores/knex-store.js';
 import { MySqlIdempotencyStore } from '../runtime/src/idempotency/stores/mysql-store.js';
 import { PostgresIdempotencyStore } from '../runtime/src/idempotency/stores/postgres-store.js';
 import { RedisIdempotencyStore } from '../runtime/src/idempotency/stores/redis-store.js';
@@ -27,12 +30,42 @@ import {
   startApp,
   type ConfigureIdempotency,
 } from '../runtime/src/idempotency/index.js';
+import {
+  addIdempotencyWithKnexStore,
+  idempotencyKeysMigration,
+} from '../runtime/src/idempotency/stores/knex.js';
 import { addIdempotencyWithMySqlStore } from '../runtime/src/idempotency/stores/mysql.js';
 import { addIdempotencyWithPostgresStore } from '../runtime/src/idempotency/stores/postgres.js';
 import { addIdempotencyWithRedisStore } from '../runtime/src/idempotency/stores/redis.js';
 
-export type StoreKind = 'postgres' | 'mysql' | 'redis';
-export const storeKinds: readonly StoreKind[] = ['postgres', 'mysql', 'redis'];
+export type StoreKind = 'postgres' | 'postgres_knex' | 'mysql' | 'mysql_knex' | 'redis';
+// A store loaded right after another on the same server pays for the writes the first left behind
+// (checkpoints, flushes), which favours whichever runs first: swap a pair to see the order's share.
+export const storeKinds: readonly StoreKind[] = [
+  'postgres_knex',
+  'postgres',
+  'mysql_knex',
+  'mysql',
+  'redis',
+];
+
+/**
+ * A Knex instance configured as a generated app's (pool of 10; MySQL connections accept multiple
+ * statements), with the key table its migration makes.
+ */
+async function appKnex(kind: 'postgres_knex' | 'mysql_knex', url: string): Promise<Knex> {
+  const knex = knexFactory(
+    kind === 'postgres_knex'
+      ? { client: 'pg', connection: url, pool: { min: 0, max: 10 } }
+      : {
+          client: 'mysql2',
+          connection: { uri: url, multipleStatements: true, charset: 'utf8mb4' },
+          pool: { min: 0, max: 10 },
+        },
+  );
+  await idempotencyKeysMigration().up(knex);
+  return knex;
+}
 
 interface AutocannonResult {
   requests: { average: number };
@@ -56,7 +89,7 @@ interface Backend {
 
 async function backendFor(kind: StoreKind): Promise<Backend> {
   const name = uniqueName('bench');
-  if (kind === 'postgres') {
+  if (kind === 'postgres' || kind === 'postgres_knex') {
     const admin = new pg.Client({ connectionString: serviceUrls.postgres });
     await admin.connect();
     await admin.query(`create database "${name}"`);
@@ -71,7 +104,7 @@ async function backendFor(kind: StoreKind): Promise<Backend> {
       },
     };
   }
-  if (kind === 'mysql') {
+  if (kind === 'mysql' || kind === 'mysql_knex') {
     const admin = await mysql.createConnection({ uri: serviceUrls.mysql });
     await admin.query(`create database \`${name}\` character set utf8mb4`);
     await admin.end();
@@ -101,7 +134,19 @@ async function backendFor(kind: StoreKind): Promise<Backend> {
   };
 }
 
-function makeStore(kind: StoreKind, url: string): IdempotencyKeyStore {
+async function makeStore(kind: StoreKind, url: string): Promise<IdempotencyKeyStore> {
+  if (kind === 'postgres_knex' || kind === 'mysql_knex') {
+    const knex = await appKnex(kind, url);
+    const store = new KnexIdempotencyStore(knex, {}, timings);
+    // The app would destroy its Knex at shutdown; here the store's close does too.
+    const closeStore = store.close.bind(store);
+    return Object.assign(store, {
+      close: async () => {
+        await closeStore();
+        await knex.destroy();
+      },
+    });
+  }
   if (kind === 'postgres') return new PostgresIdempotencyStore(url, { createTable: true }, timings);
   if (kind === 'mysql') return new MySqlIdempotencyStore(url, { createTable: true }, timings);
   return new RedisIdempotencyStore(url, {}, timings);
@@ -111,7 +156,7 @@ function makeStore(kind: StoreKind, url: string): IdempotencyKeyStore {
 async function countRoundTrips(kind: StoreKind, url: string, samples = 200) {
   const target = new URL(url);
   const proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
-  const store = makeStore(kind, proxy.url(url));
+  const store = await makeStore(kind, proxy.url(url));
   await store.start?.();
   const response = {
     statusCode: 201,
@@ -209,7 +254,8 @@ async function serveStores(): Promise<void> {
     const connection = { connection: urls[kind], createTable: true };
     if (kind === 'postgres') addIdempotencyWithPostgresStore(app, connection, configure);
     else if (kind === 'mysql') addIdempotencyWithMySqlStore(app, connection, configure);
-    else addIdempotencyWithRedisStore(app, urls[kind], configure);
+    else if (kind === 'redis') addIdempotencyWithRedisStore(app, urls[kind], configure);
+    else addIdempotencyWithKnexStore(app, await appKnex(kind, urls[kind]), configure);
     app.post('/orders', requiredIdempotentKey(), handler);
     ports[kind] = await listen(app);
   }

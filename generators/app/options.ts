@@ -114,6 +114,9 @@ function allowScripts(database: Database, slicekit: string): Record<string, bool
     // tsx runs esbuild's platform binary from its optional dependency; the postinstall only
     // checks that binary, so the app does without it.
     esbuild: false,
+    // The OTLP protobuf exporter's protobufjs runs a postinstall that checks its own CLI's
+    // dependencies; the exporter needs none of it.
+    protobufjs: false,
     // The SQLite driver fetches or compiles its native binding on install: needed.
     ...(database === 'sqlite' ? { 'better-sqlite3': true } : {}),
     // From a clone, slicekit's prepare would rebuild the clone, which its own install built. npm
@@ -174,7 +177,22 @@ export function appTemplateData(
     express: versionOf('express'),
     knex: versionOf('knex'),
     pino: versionOf('pino'),
+    // The idempotency store's client when IDEMPOTENCY_STORE_URL names a Redis (loaded only then).
+    redis: versionOf('redis'),
     [driver.package]: versionOf(driver.package),
+    // Tracing (src/instrument.ts): loaded only when the OTEL_* variables turn it on.
+    ...Object.fromEntries(
+      [
+        '@opentelemetry/api',
+        '@opentelemetry/exporter-trace-otlp-http',
+        '@opentelemetry/exporter-trace-otlp-proto',
+        '@opentelemetry/instrumentation-express',
+        '@opentelemetry/instrumentation-http',
+        '@opentelemetry/instrumentation-knex',
+        '@opentelemetry/instrumentation-pino',
+        '@opentelemetry/sdk-node',
+      ].map((name) => [name, versionOf(name)]),
+    ),
   };
   const devDependencies: Record<string, string> = {
     slicekit,

@@ -12,7 +12,7 @@ import { scratchFolder } from '../e2e/support/workspace.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const snapshots = fileURLToPath(new URL('./app-snapshots/', import.meta.url));
 const templates = join(root, 'templates/app');
-const rendered = ['README.md', 'package.json', 'src/config.ts'];
+const rendered = ['README.md', 'package.json', 'src/config.ts', 'src/instrument.ts'];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -53,6 +53,7 @@ describe('app generator', () => {
           'eslint.config.js',
           'migrations/00000000000000_slicekit_outbox.ts',
           'migrations/00000000000001_slicekit_outbox_event_id.ts',
+          'migrations/00000000000002_slicekit_idempotency_keys.ts',
           'node_modules/slicekit',
           'package.json',
           'plopfile.js',
@@ -66,6 +67,7 @@ describe('app generator', () => {
           'src/http/problems.ts',
           'src/http/request-log.ts',
           'src/idempotency.ts',
+          'src/instrument.ts',
           'src/knexfile.ts',
           'src/logger.ts',
           'src/migrate.ts',

@@ -57,7 +57,7 @@ export async function createApp(deps: AppDeps): Promise<Express> {
 
   const slices = await discoverSlices(new URL('./slices/', import.meta.url));
   // Registered only when a route requires a key, so an app without one logs no store warning.
-  if (slices.some((slice) => slice.idempotent)) useIdempotency(app, deps.logger);
+  if (slices.some((slice) => slice.idempotent)) await useIdempotency(app, deps.knex, deps.logger);
   const v1 = express.Router();
   for (const slice of slices) slice.mount(v1, deps);
   app.use('/v1', v1);

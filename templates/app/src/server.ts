@@ -11,6 +11,7 @@ import {
 } from '@slicekit/runtime/health';
 import { answerClientError } from '@slicekit/runtime/http';
 import { closeIdempotency } from '@slicekit/runtime/idempotency';
+import { stopTracing } from '@slicekit/runtime/tracing';
 
 // Settings first (the modules below read them as they load): one the app cannot use stops it here
 // with a line naming the variable, the value and what it accepts, before anything starts.
@@ -23,6 +24,7 @@ const { migrateOnStart, port, shutdownGraceMs } = await import('./config.js').ca
 );
 const { createApp } = await import('./app.js');
 const { createKnex, migrate } = await import('./db.js');
+const { idempotencyHealthCheck } = await import('./idempotency.js');
 const { createEventBus, eventHealthChecks } = await import('./events.js');
 const { migrations } = await import('./knexfile.js');
 const { createLogger } = await import('./logger.js');
@@ -74,7 +76,20 @@ async function startWhenMigrated(): Promise<void> {
   }
 }
 
-const app = await createApp({ knex, logger, health: { checks, draining: () => shuttingDown } });
+const app = await createApp({
+  knex,
+  logger,
+  health: { checks, draining: () => shuttingDown },
+}).catch(async (error: unknown) => {
+  logger.fatal(
+    { err: error },
+    'start-up failed (the idempotency guard or its store); not starting',
+  );
+  await knex.destroy();
+  return process.exit(1);
+});
+const idempotencyCheck = idempotencyHealthCheck(app);
+if (idempotencyCheck) checks.push(idempotencyCheck);
 const server = app.listen(port, (error?: Error) => {
   if (error) {
     logger.fatal({ err: error }, `cannot listen on port ${port}`);
@@ -110,6 +125,8 @@ function shutDown(signal: NodeJS.Signals): void {
       () => logger.info('stopped'),
       (error: unknown) => logger.error({ err: error }, 'shutdown clean-up failed'),
     )
+    // The spans of the last requests, still buffered (nothing to do when tracing is off).
+    .then(() => stopTracing())
     .finally(() => process.exit(0));
 }
 process.on('SIGINT', shutDown);

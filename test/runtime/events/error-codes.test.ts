@@ -1,5 +1,5 @@
-// Every error code thrown by the auth, config, events, sequences, reference-data and OpenAPI
-// areas is documented on that area's docs page, so a code cannot ship undocumented.
+// Every error code thrown by the auth, config, events, sequences, reference-data, OpenAPI and
+// tracing areas is documented on that area's docs page, so a code cannot ship undocumented.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -12,6 +12,7 @@ const areas: Record<string, string> = {
   sequences: 'docs/sequences.md',
   'reference-data': 'docs/reference-data.md',
   openapi: 'docs/openapi.md',
+  tracing: 'docs/operations.md',
 };
 
 /** Codes given to SlicekitError (directly or through a subclass's super call) in an area. */

@@ -1,10 +1,35 @@
 // Runs the exported store conformance suite against every shipped store on the real servers.
+import knexFactory, { type Knex } from 'knex';
 import { describeStoreConformance } from '@slicekit/runtime/testing';
+import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
+import { idempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/knex.js';
 import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
 import { MySqlIdempotencyStore } from '../../../runtime/src/idempotency/stores/mysql-store.js';
 import { PostgresIdempotencyStore } from '../../../runtime/src/idempotency/stores/postgres-store.js';
 import { RedisIdempotencyStore } from '../../../runtime/src/idempotency/stores/redis-store.js';
-import { useDatabase, useRedis } from '../../support/services.js';
+import { useDatabase, useRedis, type DatabaseHandle } from '../../support/services.js';
+
+/**
+ * A Knex instance on the suite's database configured as a generated app's (MySQL connections
+ * accept multiple statements), the key table made by the app's migration.
+ */
+function useAppKnex(db: DatabaseHandle): () => Knex {
+  let knex: Knex | undefined;
+  before(async () => {
+    knex = knexFactory(
+      db.dialect === 'postgres'
+        ? { client: 'pg', connection: db.url, pool: { min: 0, max: 5 } }
+        : {
+            client: 'mysql2',
+            connection: { uri: db.url, multipleStatements: true, charset: 'utf8mb4' },
+            pool: { min: 0, max: 5 },
+          },
+    );
+    await idempotencyKeysMigration().up(knex);
+  });
+  after(() => knex?.destroy());
+  return () => knex!;
+}
 
 describe('store conformance', () => {
   describeStoreConformance('the memory store', {
@@ -18,6 +43,11 @@ describe('store conformance', () => {
       createStore: (timings) =>
         new PostgresIdempotencyStore(db.url, { createTable: true, poolSize: 5 }, timings),
     });
+    const knex = useAppKnex(db);
+    describeStoreConformance("the PostgreSQL store on the app's Knex", {
+      distributed: true,
+      createStore: (timings) => new KnexIdempotencyStore(knex(), {}, timings),
+    });
   });
 
   describe('on MySQL', () => {
@@ -26,6 +56,11 @@ describe('store conformance', () => {
       distributed: true,
       createStore: (timings) =>
         new MySqlIdempotencyStore(db.url, { createTable: true, poolSize: 5 }, timings),
+    });
+    const knex = useAppKnex(db);
+    describeStoreConformance("the MySQL store on the app's Knex", {
+      distributed: true,
+      createStore: (timings) => new KnexIdempotencyStore(knex(), {}, timings),
     });
   });
 

@@ -101,6 +101,26 @@ describe('the runtime package’s store surface', () => {
     });
   }
 
+  describe("the store on the app's Knex", () => {
+    it('has its own subpath export, ./idempotency/knex, loading no database driver itself', () => {
+      const entry = exportOf('./idempotency/knex');
+      expect(entry['slicekit-source']).to.equal('./src/idempotency/stores/knex.ts');
+      const loaded = runtimePackages(join(runtimeDir, entry['slicekit-source']!));
+      // The app's Knex brings its driver: pg or mysql2 is loaded by Knex, never by the store.
+      expect(drivers.filter((driver) => loaded.has(driver))).to.deep.equal([]);
+    });
+
+    it('exports addIdempotencyWithKnexStore, its migration and no store class', async () => {
+      const module = (await import('@slicekit/runtime/idempotency/knex')) as Record<
+        string,
+        unknown
+      >;
+      expect(module.addIdempotencyWithKnexStore).to.be.a('function');
+      expect(module.idempotencyKeysMigration).to.be.a('function');
+      expect(storeClassesOf(module)).to.deep.equal([]);
+    });
+  });
+
   it('loads no store driver from any other public entry point', () => {
     const storeSubpaths = Object.keys(stores).map((name) => `./idempotency/${name}`);
     for (const subpath of publicSubpaths.filter((path) => !storeSubpaths.includes(path))) {

@@ -2,9 +2,12 @@
 // key, completing it and replaying it each cost one request/reply exchange with the server.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import knexFactory, { type Knex } from 'knex';
 import mysql from 'mysql2/promise';
 import { conformanceKeyInfo } from '@slicekit/runtime/testing';
 import type { IdempotencyKeyStore, StoreTimings } from '../../../runtime/src/idempotency/store.js';
+import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
+import { idempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/knex.js';
 import { MySqlIdempotencyStore } from '../../../runtime/src/idempotency/stores/mysql-store.js';
 import { PostgresIdempotencyStore } from '../../../runtime/src/idempotency/stores/postgres-store.js';
 import { RedisIdempotencyStore } from '../../../runtime/src/idempotency/stores/redis-store.js';
@@ -84,7 +87,17 @@ function tripsSuite(
 
 const one = { reserve: 1, complete: 1, replay: 1 };
 
+/** Knex instances the store runs on (the app's, in an app): made per test, destroyed after. */
+const knexes: Knex[] = [];
+function appKnex(config: Knex.Config): Knex {
+  const knex = knexFactory(config);
+  knexes.push(knex);
+  return knex;
+}
+
 describe('store round trips on the wire', () => {
+  after(() => Promise.all(knexes.splice(0).map((knex) => knex.destroy())));
+
   describe('PostgreSQL', () => {
     const db = useDatabase('postgres');
     tripsSuite(
@@ -93,12 +106,47 @@ describe('store round trips on the wire', () => {
       (url, timings) => new PostgresIdempotencyStore(url, { createTable: true }, timings),
       one,
     );
+    before(() => idempotencyKeysMigration({ tableName: 'knex_keys' }).up(db.knex));
+    tripsSuite(
+      "costs one round trip to reserve, complete and replay on the app's Knex",
+      () => db.url,
+      (url, timings) =>
+        new KnexIdempotencyStore(
+          appKnex({ client: 'pg', connection: url }),
+          { tableName: 'knex_keys' },
+          timings,
+        ),
+      one,
+    );
   });
 
   describe('MySQL', () => {
     let pool: mysql.Pool | undefined;
     after(() => pool?.end());
     const db = useDatabase('mysql');
+    before(() => idempotencyKeysMigration({ tableName: 'knex_keys' }).up(db.knex));
+    tripsSuite(
+      "costs one round trip to reserve, complete and replay on the app's Knex",
+      () => db.url,
+      (url, timings) =>
+        new KnexIdempotencyStore(
+          appKnex({ client: 'mysql2', connection: { uri: url, multipleStatements: true } }),
+          { tableName: 'knex_keys' },
+          timings,
+        ),
+      one,
+    );
+    tripsSuite(
+      'costs two round trips to reserve and replay on a Knex without multiple statements',
+      () => db.url,
+      (url, timings) =>
+        new KnexIdempotencyStore(
+          appKnex({ client: 'mysql2', connection: { uri: url } }),
+          { tableName: 'knex_keys' },
+          timings,
+        ),
+      { reserve: 2, complete: 1, replay: 2 },
+    );
     tripsSuite(
       'costs one round trip to reserve, complete and replay',
       () => db.url,

@@ -4,8 +4,9 @@ import type { Pool as CallbackPool } from 'mysql2';
 import mysql from 'mysql2/promise';
 import { IN_FLIGHT_STATUS, type StoreTimings } from '../store.js';
 import { mysqlStatements, type MysqlStatements } from './mysql-sql.js';
-import { headersFromText, headersText, type NewRecord, type StoredRecord } from './record.js';
+import { headersText, type NewRecord, type StoredRecord } from './record.js';
 import { RelationalIdempotencyStore } from './relational-store.js';
+import { rowToRecord, type KeyTableRow } from './table-row.js';
 import { resolveRelationalSettings, type RelationalStoreSettings } from './store-settings.js';
 import { isStoreTimeout, withTimeout } from './store-timeout.js';
 
@@ -15,16 +16,7 @@ import { isStoreTimeout, withTimeout } from './store-timeout.js';
  */
 export type MySqlConnection = string | mysql.Pool | CallbackPool;
 
-interface RowShape extends mysql.RowDataPacket {
-  status_code: number;
-  body: Buffer | null;
-  content_type: string;
-  created_at_ms: string | number;
-  expires_at_ms: string | number;
-  reservation: string;
-  fingerprint: string | null;
-  response_headers: string | null;
-}
+type RowShape = KeyTableRow & mysql.RowDataPacket;
 
 /** InnoDB picks a victim when concurrent inserts on one key deadlock; the statement is retried. */
 const ER_LOCK_DEADLOCK = 1213;
@@ -164,7 +156,7 @@ export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
       return selected;
     });
     const row = rows[0];
-    return row ? toRecord(row) : undefined;
+    return row ? rowToRecord(row) : undefined;
   }
 
   /**
@@ -269,17 +261,4 @@ export class MySqlIdempotencyStore extends RelationalIdempotencyStore {
   protected async closeConnections(): Promise<void> {
     if (this.ownsPool) await this.pool.end();
   }
-}
-
-function toRecord(row: RowShape): StoredRecord {
-  return {
-    statusCode: Number(row.status_code),
-    body: row.body,
-    contentType: row.content_type,
-    createdAtMs: Number(row.created_at_ms),
-    expiresAtMs: Number(row.expires_at_ms),
-    reservation: row.reservation,
-    fingerprint: row.fingerprint ?? null,
-    headers: headersFromText(row.response_headers),
-  };
 }

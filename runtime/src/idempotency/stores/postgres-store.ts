@@ -4,24 +4,14 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { IN_FLIGHT_STATUS, type StoreTimings } from '../store.js';
 import { postgresStatements, type PostgresStatements } from './postgres-sql.js';
-import { headersFromText, headersText, type NewRecord, type StoredRecord } from './record.js';
+import { headersText, type NewRecord, type StoredRecord } from './record.js';
 import { RelationalIdempotencyStore } from './relational-store.js';
+import { rowToRecord, type KeyTableRow } from './table-row.js';
 import { resolveRelationalSettings, type RelationalStoreSettings } from './store-settings.js';
 import { isStoreTimeout, withTimeout } from './store-timeout.js';
 
 /** A connection string, or a `pg` pool the application already has (the store never ends it). */
 export type PostgresConnection = string | pg.Pool;
-
-interface RowShape {
-  status_code: number;
-  body: Buffer | null;
-  content_type: string;
-  created_at_ms: string | number;
-  expires_at_ms: string | number;
-  reservation: string;
-  fingerprint: string | null;
-  response_headers: string | null;
-}
 
 /** Opens the pool the store owns when given a URL, with the store's timeouts built in. */
 export function createPostgresPool(
@@ -114,13 +104,13 @@ export class PostgresIdempotencyStore extends RelationalIdempotencyStore {
    * The primary key lets exactly one insert through.
    */
   protected async insertIfAbsent(key: string, p: NewRecord): Promise<StoredRecord | undefined> {
-    const result = await this.query<RowShape>('reserve a key', {
+    const result = await this.query<KeyTableRow>('reserve a key', {
       name: this.names.insertOrRead,
       text: this.sql.insertOrRead,
       values: [key, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation, p.fingerprint],
     });
     // Both branches can answer when the old row was deleted while we inserted: ours wins.
-    const rows = result.rows.map(toRecord);
+    const rows = result.rows.map(rowToRecord);
     return rows.find((row) => row.reservation === p.reservation) ?? rows[0];
   }
 
@@ -228,18 +218,4 @@ export class PostgresIdempotencyStore extends RelationalIdempotencyStore {
   protected async closeConnections(): Promise<void> {
     if (this.ownsPool) await this.pool.end();
   }
-}
-
-function toRecord(row: RowShape): StoredRecord {
-  return {
-    statusCode: row.status_code,
-    body: row.body,
-    contentType: row.content_type,
-    // BIGINT arrives as a string from pg; epoch milliseconds fit a double exactly.
-    createdAtMs: Number(row.created_at_ms),
-    expiresAtMs: Number(row.expires_at_ms),
-    reservation: row.reservation,
-    fingerprint: row.fingerprint ?? null,
-    headers: headersFromText(row.response_headers),
-  };
 }

@@ -146,6 +146,11 @@ export class RedisIdempotencyStore extends BaseIdempotencyStore {
     await this.run('release a reservation', releaseScript, key, [recordHead(reservation)]);
   }
 
+  /** One PING within the operation timeout: resolves while Redis answers (a readiness check). */
+  async ping(): Promise<void> {
+    await this.send('answer a ping', ['PING']);
+  }
+
   async start(): Promise<void> {
     if (this.client.isOpen) return;
     try {

@@ -24,6 +24,15 @@ function isConnection(value: unknown): value is RedisConnection {
   );
 }
 
+/** What the app can do with a registered Redis store. */
+export interface RedisStoreHandle {
+  /**
+   * One PING within the store's operation timeout: resolves while Redis answers, for a readiness
+   * check. Rejects with `idempotency_store_not_started` until the app has started the store.
+   */
+  ping(): Promise<void>;
+}
+
 /**
  * Registers the idempotency guard on a Redis store shared by every instance of the app. Keys
  * live under the guard's `cachePrefix`; their expiry is Redis's own time-to-live, so nothing
@@ -38,7 +47,7 @@ export function addIdempotencyWithRedisStore(
   app: App,
   connection: RedisStoreConnection,
   configure?: Configure,
-): void {
+): RedisStoreHandle {
   let client: RedisConnection;
   let settings: DistributedStoreSettings = {};
   if (isConnection(connection)) {
@@ -56,9 +65,23 @@ export function addIdempotencyWithRedisStore(
     settings = rest;
   }
   resolveDistributedSettings('redis', settings);
+  // Built only if this registration wins, when the app starts; the handle reaches it then.
+  let store: RedisIdempotencyStore | undefined;
   addIdempotentKeyWithStore(
     app,
-    (timings) => new RedisIdempotencyStore(client, settings, timings),
+    (timings) => (store = new RedisIdempotencyStore(client, settings, timings)),
     configure,
   );
+  return {
+    ping() {
+      if (store) return store.ping();
+      return Promise.reject(
+        new IdempotencyStoreError(
+          IdempotencyStoreErrorCode.notStarted,
+          'redis',
+          'ping() needs the app to have started the store',
+        ),
+      );
+    },
+  };
 }

@@ -38,6 +38,10 @@ export abstract class RelationalIdempotencyStore extends BaseIdempotencyStore {
   protected abstract createTable(): Promise<void>;
   /** True when the table exists but lacks a column added since (`ADDED_COLUMNS`). */
   protected abstract lacksAddedColumns(): Promise<boolean>;
+  /** How else the table can be brought up to date, for the outdated-table error. */
+  protected get createTableHint(): string {
+    return ', or set createTable: true';
+  }
   /** Closes the pool when the store opened it. */
   protected abstract closeConnections(): Promise<void>;
 
@@ -71,7 +75,7 @@ export abstract class RelationalIdempotencyStore extends BaseIdempotencyStore {
         IdempotencyStoreErrorCode.tableOutdated,
         this.storeName,
         `the table ${this.settings.tableName} lacks the columns ${ADDED_COLUMNS.join(', ')}: ` +
-          'add a migration exporting createIdempotencyKeysUpgradeMigration() and run it, or set createTable: true',
+          `add a migration exporting createIdempotencyKeysUpgradeMigration() and run it${this.createTableHint}`,
       );
     }
     if (this.settings.purgeIntervalMs > 0 && !this.purgeTimer) {

@@ -2,7 +2,13 @@
 // parsed strictly: a value the app does not understand stops it at start with a ConfigError
 // naming the variable, the value and what it accepts, never a silent default (docs in README.md).
 import { authOptionsFromEnv, type AuthOptions } from '@slicekit/runtime/auth';
-import { envBoolean, envChoice, envInteger, envOrigins } from '@slicekit/runtime/config';
+import {
+  ConfigError,
+  envBoolean,
+  envChoice,
+  envInteger,
+  envOrigins,
+} from '@slicekit/runtime/config';
 import type { DatabaseTimeouts } from '@slicekit/runtime/database';
 import { eventsBrokerFromEnv, type BrokerSettings } from '@slicekit/runtime/events';
 
@@ -71,6 +77,22 @@ export const databaseTimeouts: DatabaseTimeouts = {
   /** DATABASE_BUSY_TIMEOUT_MS: SQLite's longest wait for a file another connection has locked. */
   busyTimeoutMs: envInteger(env, 'DATABASE_BUSY_TIMEOUT_MS', 5000, orNone),
 };
+
+/**
+ * IDEMPOTENCY_STORE_URL: where the idempotency guard keeps its keys (src/idempotency.ts). A
+ * `redis://` or `rediss://` URL keeps them in Redis; unset, they stay in this app's database on
+ * PostgreSQL and MySQL, in process memory on SQLite.
+ */
+export const idempotencyStoreUrl = redisUrl('IDEMPOTENCY_STORE_URL');
+
+function redisUrl(name: string): string | undefined {
+  const value = env[name]?.trim();
+  if (!value) return undefined;
+  if (/^rediss?:\/\/./i.test(value) && URL.canParse(value)) return value;
+  // The refused value is shown without the password it may carry.
+  const shown = value.replace(/\/\/[^/@]*@/, '//***@');
+  throw new ConfigError(name, shown, 'a redis:// or rediss:// URL, or nothing');
+}
 
 /**
  * Bearer-JWT verification (src/auth.ts), from AUTH_JWT_SECRET or AUTH_JWKS_URL, AUTH_ISSUER,

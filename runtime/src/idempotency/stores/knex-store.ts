@@ -1,0 +1,230 @@
+// The PostgreSQL and MySQL idempotency store on the app's own Knex instance: the statements of
+// postgres-sql.ts and mysql-sql.ts sent raw through Knex, one round trip per operation, so the
+// keys share the app's pool, its timeouts and its query instrumentation.
+import type { Knex } from 'knex';
+import { sqlFamily } from '../../sql/dialect.js';
+import { IN_FLIGHT_STATUS, type StoreTimings } from '../store.js';
+import { mysqlStatements } from './mysql-sql.js';
+import { postgresStatements } from './postgres-sql.js';
+import { headersText, type NewRecord, type StoredRecord } from './record.js';
+import { RelationalIdempotencyStore } from './relational-store.js';
+import { IdempotencyStoreError, IdempotencyStoreErrorCode } from './store-errors.js';
+import { rowToRecord, type KeyTableRow } from './table-row.js';
+import { resolveRelationalSettings, type RelationalStoreSettings } from './store-settings.js';
+
+/**
+ * Settings of the store on a Knex instance. Connections, pool size and timeouts are the Knex
+ * instance's own; the table comes from a migration (`createIdempotencyKeysMigration`), never from
+ * the store.
+ */
+export type KnexStoreSettings = Pick<
+  RelationalStoreSettings,
+  'tableName' | 'purgeIntervalMs' | 'purgeBatchSize' | 'logger'
+>;
+
+/** A statement in Knex's `?` form, and which argument each `?` takes. */
+interface Statement {
+  readonly sql: string;
+  readonly order: readonly number[];
+}
+
+/** Turns PostgreSQL's `$n` placeholders (some used twice) into Knex's `?`, one per use. */
+function positional(text: string): Statement {
+  const order: number[] = [];
+  const sql = text.replace(/\$(\d+)/g, (_, n: string) => {
+    order.push(Number(n) - 1);
+    return '?';
+  });
+  return { sql, order };
+}
+
+/** Statements whose placeholders are `?` already (MySQL): arguments in order. */
+function inOrder(sql: string): Statement {
+  const count = sql.split('?').length - 1;
+  return { sql, order: Array.from({ length: count }, (_, i) => i) };
+}
+
+/** InnoDB picks a victim when concurrent inserts on one key deadlock; the statement is retried. */
+const ER_LOCK_DEADLOCK = 1213;
+const ER_LOCK_WAIT_TIMEOUT = 1205;
+const ER_BAD_FIELD_ERROR = 1054;
+
+/** True when the Knex instance's MySQL connections accept several statements per query. */
+function allowsMultipleStatements(knex: Knex): boolean {
+  const connection = (knex.client.config as Knex.Config).connection as
+    { multipleStatements?: unknown } | undefined;
+  return typeof connection === 'object' && connection?.multipleStatements === true;
+}
+
+/** The database family of `knex`, refusing SQLite, which has no key table. */
+export function keyTableFamily(knex: Knex): 'postgres' | 'mysql' {
+  const family = sqlFamily(knex);
+  if (family === 'sqlite') {
+    throw new IdempotencyStoreError(
+      IdempotencyStoreErrorCode.invalidSettings,
+      'knex',
+      'the idempotency key table exists for PostgreSQL and MySQL/MariaDB only; on SQLite use the memory store',
+    );
+  }
+  return family;
+}
+
+export class KnexIdempotencyStore extends RelationalIdempotencyStore {
+  private readonly family: 'postgres' | 'mysql';
+  private readonly multi: boolean;
+  private readonly sql: Record<
+    'reserve' | 'reclaim' | 'complete' | 'release' | 'purge' | 'probe',
+    Statement
+  > & { insert?: Statement; select?: Statement };
+
+  constructor(
+    private readonly knex: Knex,
+    settings: KnexStoreSettings,
+    timings: StoreTimings,
+  ) {
+    const family = keyTableFamily(knex);
+    const resolved = resolveRelationalSettings(family, { ...settings, createTable: false });
+    super(family, timings, resolved);
+    this.family = family;
+    this.multi = family === 'mysql' && allowsMultipleStatements(knex);
+    if (family === 'postgres') {
+      const s = postgresStatements(resolved.tableName);
+      this.sql = {
+        reserve: positional(s.insertOrRead),
+        reclaim: positional(s.reclaim),
+        complete: positional(s.complete),
+        release: positional(s.release),
+        purge: positional(s.purgeBatch),
+        probe: positional(s.probeColumns),
+      };
+    } else {
+      const s = mysqlStatements(resolved.tableName);
+      this.sql = {
+        reserve: inOrder(s.reserveAndRead),
+        insert: inOrder(s.insert),
+        select: inOrder(s.select),
+        reclaim: inOrder(s.reclaim),
+        complete: inOrder(s.complete),
+        release: inOrder(s.release),
+        purge: inOrder(s.purgeBatch),
+        probe: inOrder(s.probeColumns),
+      };
+    }
+  }
+
+  /**
+   * Sends one statement through Knex: its pool, its acquire and statement timeouts. A MySQL
+   * deadlock victim is sent again: the statement was rolled back and is safe to repeat.
+   */
+  private async raw(statement: Statement, args: readonly unknown[]): Promise<unknown> {
+    const bindings = statement.order.map((i) => args[i]) as Knex.RawBinding[];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.knex.raw(statement.sql, bindings);
+      } catch (error) {
+        const errno = (error as { errno?: number }).errno;
+        const deadlock = errno === ER_LOCK_DEADLOCK || errno === ER_LOCK_WAIT_TIMEOUT;
+        if (this.family === 'mysql' && deadlock && attempt < 5) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Rows changed: pg's `rowCount`, or mysql2's `affectedRows` (first of `[header, fields]`). */
+  private changed(result: unknown): number {
+    if (this.family === 'postgres') return (result as { rowCount: number | null }).rowCount ?? 0;
+    return (result as [{ affectedRows: number }])[0].affectedRows;
+  }
+
+  /** The races are drawn at the PostgreSQL and MySQL stores' `insertIfAbsent`. */
+  protected async insertIfAbsent(key: string, p: NewRecord): Promise<StoredRecord | undefined> {
+    const values = [key, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation, p.fingerprint];
+    if (this.family === 'postgres') {
+      const result = (await this.raw(this.sql.reserve, values)) as { rows: KeyTableRow[] };
+      // Both branches can answer when the old row was deleted while we inserted: ours wins.
+      const rows = result.rows.map(rowToRecord);
+      return rows.find((row) => row.reservation === p.reservation) ?? rows[0];
+    }
+    let rows: KeyTableRow[];
+    if (this.multi) {
+      // One packet, one result per statement: the INSERT's header, then the SELECT's rows.
+      const [results] = (await this.raw(this.sql.reserve, [...values, key])) as [
+        [unknown, KeyTableRow[]],
+      ];
+      rows = results[1];
+    } else {
+      // A pool without multiple statements: the read is a second round trip.
+      await this.raw(this.sql.insert!, values);
+      [rows] = (await this.raw(this.sql.select!, [key])) as [KeyTableRow[]];
+    }
+    return rows[0] ? rowToRecord(rows[0]) : undefined;
+  }
+
+  protected async takeOverExpired(
+    key: string,
+    expired: StoredRecord,
+    p: NewRecord,
+  ): Promise<boolean> {
+    const { statusCode, createdAtMs, expiresAtMs, reservation, fingerprint } = p;
+    const args: unknown[] =
+      this.family === 'postgres'
+        ? [key, expired.reservation, statusCode, createdAtMs, expiresAtMs, reservation, fingerprint]
+        : [statusCode, createdAtMs, expiresAtMs, reservation, fingerprint, key].concat(
+            expired.reservation,
+            createdAtMs,
+          );
+    return this.changed(await this.raw(this.sql.reclaim, args)) === 1;
+  }
+
+  protected async completeIfOwned(
+    key: string,
+    reservation: string,
+    row: NewRecord,
+  ): Promise<boolean> {
+    const headers = headersText(row.headers);
+    const { statusCode, body, contentType, createdAtMs, expiresAtMs } = row;
+    // The same values in each dialect's placeholder order (see postgres-sql.ts, mysql-sql.ts).
+    const args: unknown[] =
+      this.family === 'postgres'
+        ? [key, reservation, statusCode, body, contentType, createdAtMs, expiresAtMs]
+        : [statusCode, body, contentType, createdAtMs, expiresAtMs, headers, key, reservation];
+    args.push(IN_FLIGHT_STATUS);
+    if (this.family === 'postgres') args.push(headers);
+    return this.changed(await this.raw(this.sql.complete, args)) === 1;
+  }
+
+  protected async deleteIfOwned(key: string, reservation: string): Promise<void> {
+    await this.raw(this.sql.release, [key, reservation, IN_FLIGHT_STATUS]);
+  }
+
+  protected async purgeBatch(nowMs: number, limit: number): Promise<number> {
+    return this.changed(await this.raw(this.sql.purge, [nowMs, limit]));
+  }
+
+  /** Only a migration brings the table up to date here. */
+  protected override get createTableHint(): string {
+    return '';
+  }
+
+  /** The table is the app's migration's to create: the store never does (see docs/stores.md). */
+  protected createTable(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  protected async lacksAddedColumns(): Promise<boolean> {
+    try {
+      await this.raw(this.sql.probe, []);
+      return false;
+    } catch (error) {
+      // A table from an older release. A missing table (a database not migrated yet) or a
+      // database that is down shows on requests instead, so the app still starts and reports it.
+      const { code, errno } = error as { code?: string; errno?: number };
+      return code === '42703' || errno === ER_BAD_FIELD_ERROR;
+    }
+  }
+
+  /** The Knex instance is the app's: it outlives the store. */
+  protected closeConnections(): Promise<void> {
+    return Promise.resolve();
+  }
+}
