@@ -12,7 +12,14 @@ import { scratchFolder } from '../e2e/support/workspace.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const snapshots = fileURLToPath(new URL('./app-snapshots/', import.meta.url));
 const templates = join(root, 'templates/app');
-const rendered = ['README.md', 'package.json', 'src/config.ts'];
+const rendered = [
+  '.env.example',
+  'Dockerfile',
+  'README.md',
+  'compose.yaml',
+  'package.json',
+  'src/config.ts',
+];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -45,12 +52,17 @@ describe('app generator', () => {
 
       it('writes exactly the app files, and links slicekit for an app inside the checkout', () => {
         expect(filesUnder(directory)).to.deep.equal([
+          '.dockerignore',
+          '.env.example',
           '.gitignore',
           '.mocharc.json',
           '.prettierignore',
           '.prettierrc.json',
+          'Dockerfile',
           'README.md',
+          'compose.yaml',
           'eslint.config.js',
+          'haproxy.cfg',
           'migrations/00000000000000_slicekit_outbox.ts',
           'node_modules/slicekit',
           'package.json',
@@ -65,6 +77,7 @@ describe('app generator', () => {
           'src/http/problems.ts',
           'src/http/request-log.ts',
           'src/idempotency.ts',
+          'src/instrument.ts',
           'src/knexfile.ts',
           'src/logger.ts',
           'src/migrate.ts',
@@ -106,7 +119,7 @@ describe('app generator', () => {
 
       it('writes Prettier-formatted files', async () => {
         const options = JSON.parse(readFileSync(join(directory, '.prettierrc.json'), 'utf8'));
-        for (const file of filesUnder(directory).filter((f) => /\.(ts|js|json|md)$/.test(f))) {
+        for (const file of filesUnder(directory).filter((f) => /\.(ts|js|json|md|yaml)$/.test(f))) {
           const text = readFileSync(join(directory, file), 'utf8');
           const formatted = await prettier.check(text, { ...options, filepath: file });
           expect(formatted, `${file} is not Prettier-formatted`).to.equal(true);
