@@ -128,3 +128,22 @@ export function configSettings(app: string, env: NodeJS.ProcessEnv): string[] {
   const read = JSON.parse(result.stdout) as string[];
   return [...new Set([...written, ...read])].sort();
 }
+
+/**
+ * Deletes the JetStream stream `name` on the NATS server at `url` when it exists (a run's own
+ * stream, made by an app started with EVENTS_STREAM=name); a server that does not answer is left.
+ */
+export async function deleteStream(url: string, name: string): Promise<void> {
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const connection = await connect({ servers: url, timeout: 3000 }).catch(() => undefined);
+  if (!connection) return;
+  try {
+    const manager = await jetstreamManager(connection);
+    const names: string[] = [];
+    for await (const stream of manager.streams.names()) names.push(stream);
+    if (names.includes(name)) await manager.streams.delete(name);
+  } finally {
+    await connection.close();
+  }
+}
