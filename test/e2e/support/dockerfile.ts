@@ -146,11 +146,15 @@ export async function buildWithoutDocker(
           const into = intoFolder && source !== '.' ? join(target, basename(source)) : target;
           if (from === undefined) copyContext(context, source, into, ignored);
           else cpSync(join(stages.get(from) ?? '', source), into, { recursive: true });
+          // --chown=<the app's user>: the files are that user's (here the unprivileged one);
+          // without it they stay root's, read-only to the app, as in the image.
+          if (words.some((word) => word.startsWith('--chown='))) handOver(into);
         }
         break;
       }
       case 'RUN': {
         runs.push(args);
+        // Docker runs these as root; here the unprivileged user runs them, in a stage it owns.
         handOver(stage);
         const [command, commandArgs] = unprivileged('sh', ['-c', args]);
         await run(command, commandArgs, { cwd: workdir, env: { ...env, ...stageEnv } });
