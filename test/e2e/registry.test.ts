@@ -286,9 +286,9 @@ describe('the published form, installed from a local registry', function () {
               image.healthcheck[0]!,
               image.healthcheck.slice(1),
             );
-            await run(check, checkArgs, { cwd: image.workdir, env });
             const list = await fetch(`${server.url}/v1/products`);
             expect(list.status, server.output()).to.equal(200);
+            await run(check, checkArgs, { cwd: image.workdir, env });
           } finally {
             await server.stop();
             await deleteStream(env.EVENTS_BROKER_URL ?? 'nats://127.0.0.1:4222', stream);
