@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import nodePlop from 'node-plop';
 import {
   configSettings,
+  configValues,
   dependenciesOf,
+  exampleDefaults,
   exampleSettings,
   loadBalancerUpstreams,
   readCompose,
@@ -79,6 +81,20 @@ describe('a generated app in containers (compose.yaml, Dockerfile, .env.example)
         expect(nowRead, 'read by src/config.ts now: take them off documentedAhead').to.deep.equal(
           [],
         );
+      });
+
+      it('gives in .env.example the defaults src/config.ts takes, each under its comment', () => {
+        const defaults = exampleDefaults(app);
+        const lines = readFileSync(join(app, '.env.example'), 'utf8').split('\n');
+        lines.forEach((line, index) => {
+          if (/^(#\s*)?[A-Z][A-Z0-9_]*=/.test(line)) {
+            expect(lines[index - 1], `the line above ${line}`).to.match(/^# /);
+          }
+        });
+        // The app loads the same settings with the file's values as with none of them set.
+        const unset = appEnv();
+        for (const name of [...read, ...Object.keys(defaults)]) delete unset[name];
+        expect(configValues(app, { ...unset, ...defaults })).to.equal(configValues(app, unset));
       });
 
       it('names in compose.yaml only services it defines, and files the app has', () => {

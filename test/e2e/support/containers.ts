@@ -147,3 +147,28 @@ export async function deleteStream(url: string, name: string): Promise<void> {
     await connection.close();
   }
 }
+
+/** The settings `.env.example` sets (its lines not commented out), by name. */
+export function exampleDefaults(app: string): Record<string, string> {
+  const text = readFileSync(join(app, '.env.example'), 'utf8');
+  return Object.fromEntries(
+    [...text.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [name!, value!]),
+  );
+}
+
+/** What the app's src/config.ts exports when it loads with `env`, as JSON. */
+export function configValues(app: string, env: NodeJS.ProcessEnv): string {
+  const script = `
+    import { resolve } from 'node:path';
+    import { pathToFileURL } from 'node:url';
+    const config = await import(pathToFileURL(resolve('src/config.ts')).href);
+    process.stdout.write(JSON.stringify({ ...config }));
+  `;
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=slicekit-source', '--input-type=module', '-e', script],
+    { cwd: app, env, encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`loading src/config.ts failed:\n${result.stderr}`);
+  return result.stdout;
+}
