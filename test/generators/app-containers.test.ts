@@ -1,18 +1,22 @@
 // A generated app's container files, read as Docker would where no Docker runs: compose.yaml names
 // services that exist, waits for migrations and health, and gives the app settings src/config.ts
-// reads; .env.example lists exactly the settings src/config.ts reads. (The image's commands run in
-// test/e2e/registry.test.ts, on an installed app.)
+// reads, and the app migrates and serves with them; .env.example lists exactly the settings
+// src/config.ts reads, with its defaults. (The image's commands run in test/e2e/registry.test.ts.)
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodePlop from 'node-plop';
+import { freePort, run, serve } from '../e2e/support/processes.js';
+import { uniqueName, useDatabase } from '../support/services.js';
 import {
   configSettings,
   configValues,
+  deleteStream,
   dependenciesOf,
   exampleDefaults,
   exampleSettings,
   loadBalancerUpstreams,
+  localSettings,
   readCompose,
   type ComposeFile,
 } from '../e2e/support/containers.js';
@@ -51,6 +55,7 @@ describe('a generated app in containers (compose.yaml, Dockerfile, .env.example)
 
   for (const database of ['sqlite', 'postgres', 'mysql'] as const) {
     describe(`for ${database}`, () => {
+      const db = database === 'sqlite' ? undefined : useDatabase(database);
       let app: string;
       let compose: ComposeFile;
       let read: string[];
@@ -157,6 +162,38 @@ describe('a generated app in containers (compose.yaml, Dockerfile, .env.example)
         }
         expect(environment.EVENTS_BROKER_URL).to.equal('nats://nats:4222');
         expect(compose.services.nats?.command).to.include('-js');
+      });
+
+      it("migrates and serves with compose.yaml's settings, their hosts on this machine", async () => {
+        // The sources stand for the build here (test/e2e/registry.test.ts runs the compiled one);
+        // events go to a stream of this run's own, deleted after.
+        const stream = uniqueName('EVENTS').toUpperCase();
+        const port = await freePort();
+        const metricsPort = await freePort();
+        const env = (service: string) =>
+          appEnv({
+            ...localSettings(compose, service, db ? { DATABASE_URL: db.url } : {}),
+            PORT: String(port),
+            METRICS_PORT: String(metricsPort),
+            EVENTS_STREAM: stream,
+            EVENTS_SUBJECT_PREFIX: stream.toLowerCase(),
+          });
+        const tsx = ['--import', 'tsx'];
+        await run(process.execPath, [...tsx, 'src/migrate.ts'], { cwd: app, env: env('migrate') });
+        const server = await serve(process.execPath, [...tsx, 'src/server.ts'], {
+          cwd: app,
+          env: env('app'),
+          port,
+          probePath: '/openapi.json',
+        });
+        try {
+          expect((await fetch(`${server.url}/openapi.json`)).status).to.equal(200);
+          const ready = await fetch(`${server.url}/health/ready`);
+          expect(ready.status, await ready.text()).to.equal(200);
+        } finally {
+          await server.stop();
+          await deleteStream(env('app').EVENTS_BROKER_URL!, stream);
+        }
       });
 
       it('starts the image with the documented command, as a user without privileges', () => {
