@@ -2,6 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActionType, NodePlopAPI, PlopGeneratorConfig } from 'plop';
+import prettier from 'prettier';
 import { formatFile } from '../entity/format.js';
 import { checkTargetFolder, installDependencies, linkSlicekit } from './actions.js';
 import {
@@ -68,7 +69,8 @@ export function appActions(answers: AppAnswers, cwd: string = process.cwd()): Ac
     },
     // What a name or database fills in changes the length of a line (a 40-character name in the
     // default database URL of src/config.ts): these files are formatted after rendering, with the
-    // app's own Prettier config, so `npm run lint` passes for every name.
+    // app's own Prettier config, so `npm run lint` passes for every name. Prettier leaves files it
+    // has no parser for (Dockerfile, .env.example) alone, and so does this.
     ...renderedAppTemplates().map((template): ActionType => {
       const path = join(data.directory, template.replace(/\.hbs$/, ''));
       return {
@@ -77,7 +79,8 @@ export function appActions(answers: AppAnswers, cwd: string = process.cwd()): Ac
         templateFile: join(appTemplates, template),
         data,
         abortOnFail: true,
-        transform: (text: string) => formatFile(text, path),
+        transform: async (text: string) =>
+          (await prettier.getFileInfo(path)).inferredParser ? formatFile(text, path) : text,
       };
     }),
     // npm leaves `.gitignore` out of published packages, so the template goes by another name.

@@ -94,6 +94,8 @@ export interface AppTemplateData {
   isMysql: boolean;
   /** `DATABASE_URL` when the variable is not set. */
   defaultDatabaseUrl: string;
+  /** The database's name on a PostgreSQL or MySQL server: the app's name with underscores. */
+  databaseName: string;
   install: boolean;
   /** `dependencies` of the app's package.json, sorted, as `"name": "range"` pairs. */
   dependencies: { name: string; version: string }[];
@@ -126,8 +128,12 @@ function allowScripts(database: Database, slicekit: string): Record<string, bool
   };
 }
 
+function databaseNameOf(name: string): string {
+  return name.replaceAll('-', '_');
+}
+
 function defaultDatabaseUrl(name: string, database: Database): string {
-  const databaseName = name.replaceAll('-', '_');
+  const databaseName = databaseNameOf(name);
   switch (database) {
     case 'sqlite':
       return `data/${name}.sqlite`;
@@ -228,6 +234,7 @@ export function appTemplateData(
     isPostgres: database === 'postgres',
     isMysql: database === 'mysql',
     defaultDatabaseUrl: defaultDatabaseUrl(name, database),
+    databaseName: databaseNameOf(name),
     install: answers.install === true,
     dependencies: sorted(dependencies),
     devDependencies: sorted(devDependencies),

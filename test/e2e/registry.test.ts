@@ -1,14 +1,28 @@
 // The published form, proven: both packages packed as a release would publish them, published to
 // a throwaway registry on 127.0.0.1, then a user's path in a folder outside the checkout with no
 // path into it, on SQLite and PostgreSQL: `npx slicekit new shop --install`, the Product entity
-// from its spec file, migrate, the app's tests, tsc, `npm run build` and `npm start` serving.
+// from its spec file, migrate, the app's tests, tsc, `npm run build` and `npm start` serving; then
+// the app's Dockerfile run without Docker, as a user without privileges, and compose.yaml's
+// migrate command and settings.
 import { expect } from 'chai';
-import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { productSpec } from '../../scripts/generate.js';
 import { packedPackages } from '../publish/packed.js';
-import { useDatabase, type Dialect } from '../support/services.js';
+import { uniqueName, useDatabase, type Dialect } from '../support/services.js';
+import { deleteStream, localSettings, readCompose } from './support/containers.js';
+import { buildWithoutDocker, handOver, unprivileged } from './support/dockerfile.js';
 import { freePort, run, serve } from './support/processes.js';
 import {
   betterSqlitePrebuild,
@@ -16,6 +30,7 @@ import {
   pingRegistry,
   publish,
   runCache,
+  seedNpmCache,
   startRegistry,
   userEnv,
   type LocalRegistry,
@@ -202,6 +217,84 @@ describe('the published form, installed from a local registry', function () {
           expect(JSON.stringify(await list.json())).to.contain('Desk lamp');
         } finally {
           await server.stop();
+        }
+      });
+
+      it("runs its Dockerfile's commands in a clean copy without privileges, and serves with compose.yaml's settings", async () => {
+        // The image's file system, the user's home and npm cache: a folder that user can reach.
+        const work = mkdtempSync(join(tmpdir(), 'slicekit-image-'));
+        try {
+          chmodSync(work, 0o755);
+          const cache = join(work, 'npm-cache');
+          seedNpmCache(join(app, 'package-lock.json'), setup.cache, cache);
+          const extra = { ...setup.extra };
+          const prebuilds = extra.npm_config_better_sqlite3_local_prebuilds;
+          if (prebuilds) {
+            cpSync(prebuilds, join(work, 'prebuilds'), { recursive: true });
+            extra.npm_config_better_sqlite3_local_prebuilds = join(work, 'prebuilds');
+          }
+          const home = join(work, 'home');
+          mkdirSync(home);
+          handOver(work);
+          const buildEnv = { ...userEnv({ registry: setup.registry, cache, extra }), HOME: home };
+          const image = await timed(`${dialect}: the Dockerfile's RUN commands`, () =>
+            buildWithoutDocker(app, join(work, 'image'), buildEnv),
+          );
+          expect(image.runs).to.deep.equal([
+            'npm ci',
+            'npm run build',
+            ...(dialect === 'sqlite' ? ['mkdir -p data'] : []),
+            'npm ci --omit=dev && npm cache clean --force',
+          ]);
+          // Production dependencies only: no compiler, no test runner, no slicekit itself.
+          for (const name of ['typescript', 'tsx', 'mocha', 'slicekit']) {
+            expect(existsSync(join(image.workdir, 'node_modules', name)), name).to.equal(false);
+          }
+
+          // The container's environment: the image's ENV, then what compose.yaml gives the
+          // service, its hosts on this machine; the events go to a stream of this run's own.
+          const compose = readCompose(app);
+          const stream = uniqueName('EVENTS').toUpperCase();
+          const port = await freePort();
+          const metricsPort = await freePort();
+          const containerEnv = (service: string): NodeJS.ProcessEnv => ({
+            PATH: process.env.PATH,
+            HOME: home,
+            ...image.env,
+            ...localSettings(compose, service, db ? { DATABASE_URL: db.url } : {}),
+            PORT: String(port),
+            METRICS_PORT: String(metricsPort),
+            EVENTS_STREAM: stream,
+            EVENTS_SUBJECT_PREFIX: stream.toLowerCase(),
+            LOG_LEVEL: 'warn',
+          });
+          const [migrate, ...migrateWords] = compose.services.migrate!.command!;
+          const [migrateCommand, migrateArgs] = unprivileged(migrate!, migrateWords);
+          await timed(`${dialect}: compose's migrate command`, async () =>
+            run(migrateCommand, migrateArgs, { cwd: image.workdir, env: containerEnv('migrate') }),
+          );
+          const env = containerEnv('app');
+          const [command, args] = unprivileged(image.cmd[0]!, image.cmd.slice(1));
+          const server = await serve(command, args, {
+            cwd: image.workdir,
+            env,
+            port,
+            probePath: '/health/live',
+          });
+          try {
+            const [check, checkArgs] = unprivileged(
+              image.healthcheck[0]!,
+              image.healthcheck.slice(1),
+            );
+            const list = await fetch(`${server.url}/v1/products`);
+            expect(list.status, server.output()).to.equal(200);
+            await run(check, checkArgs, { cwd: image.workdir, env });
+          } finally {
+            await server.stop();
+            await deleteStream(env.EVENTS_BROKER_URL ?? 'nats://127.0.0.1:4222', stream);
+          }
+        } finally {
+          rmSync(work, { recursive: true, force: true });
         }
       });
     });

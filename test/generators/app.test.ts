@@ -12,7 +12,15 @@ import { scratchFolder } from '../e2e/support/workspace.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const snapshots = fileURLToPath(new URL('./app-snapshots/', import.meta.url));
 const templates = join(root, 'templates/app');
-const rendered = ['README.md', 'package.json', 'src/config.ts', 'src/instrument.ts'];
+const rendered = [
+  '.env.example',
+  'Dockerfile',
+  'README.md',
+  'compose.yaml',
+  'package.json',
+  'src/config.ts',
+  'src/instrument.ts',
+];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -45,12 +53,17 @@ describe('app generator', () => {
 
       it('writes exactly the app files, and links slicekit for an app inside the checkout', () => {
         expect(filesUnder(directory)).to.deep.equal([
+          '.dockerignore',
+          '.env.example',
           '.gitignore',
           '.mocharc.json',
           '.prettierignore',
           '.prettierrc.json',
+          'Dockerfile',
           'README.md',
+          'compose.yaml',
           'eslint.config.js',
+          'haproxy.cfg',
           'migrations/00000000000000_slicekit_outbox.ts',
           'migrations/00000000000001_slicekit_outbox_event_id.ts',
           'migrations/00000000000002_slicekit_idempotency_keys.ts',
@@ -109,7 +122,7 @@ describe('app generator', () => {
 
       it('writes Prettier-formatted files', async () => {
         const options = JSON.parse(readFileSync(join(directory, '.prettierrc.json'), 'utf8'));
-        for (const file of filesUnder(directory).filter((f) => /\.(ts|js|json|md)$/.test(f))) {
+        for (const file of filesUnder(directory).filter((f) => /\.(ts|js|json|md|yaml)$/.test(f))) {
           const text = readFileSync(join(directory, file), 'utf8');
           const formatted = await prettier.check(text, { ...options, filepath: file });
           expect(formatted, `${file} is not Prettier-formatted`).to.equal(true);

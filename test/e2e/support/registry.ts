@@ -1,7 +1,14 @@
 // A throwaway npm registry on 127.0.0.1 (verdaccio) for the published-form test: it holds the
 // packed slicekit packages and fetches every other package from the registry npm is set up with.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { freePort, run, serve, type Served } from './processes.js';
@@ -162,4 +169,30 @@ export async function publish(registry: string, tarball: string, folder: string)
     cwd: folder,
     env: userEnv({ registry, cache: join(folder, 'npm-cache') }),
   });
+}
+
+/**
+ * A fresh npm cache at `to` holding the tarballs of `lockfile` found in the cache `from` (by their
+ * integrity, as npm looks them up), so a user who cannot read `from` installs them offline too.
+ */
+export function seedNpmCache(lockfile: string, from: string, to: string): void {
+  const { packages = {} } = JSON.parse(readFileSync(lockfile, 'utf8')) as {
+    packages?: Record<string, { integrity?: string }>;
+  };
+  for (const { integrity } of Object.values(packages)) {
+    const [algorithm, digest] = integrity?.split(' ')[0]?.split('-') ?? [];
+    if (!algorithm || !digest) continue;
+    const hex = Buffer.from(digest, 'base64').toString('hex');
+    const path = join(
+      '_cacache',
+      'content-v2',
+      algorithm,
+      hex.slice(0, 2),
+      hex.slice(2, 4),
+      hex.slice(4),
+    );
+    if (!existsSync(join(from, path))) continue;
+    mkdirSync(dirname(join(to, path)), { recursive: true });
+    copyFileSync(join(from, path), join(to, path));
+  }
 }
