@@ -3,5 +3,10 @@
 export * from './channels.js';
 export { httpMetrics, OTHER_METHOD, routeTemplateOf, UNMATCHED_ROUTE } from './http.js';
 export { DURATION_BUCKETS } from './counters.js';
-export { metricsDefaults, type Metrics, type MetricsLogger, type MetricsOptions } from './options.js';
+export {
+  metricsDefaults,
+  type Metrics,
+  type MetricsLogger,
+  type MetricsOptions,
+} from './options.js';
 export { startMetrics } from './start.js';
