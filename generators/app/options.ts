@@ -167,6 +167,7 @@ export function appTemplateData(
     express: versionOf('express'),
     knex: versionOf('knex'),
     pino: versionOf('pino'),
+    'prom-client': versionOf('prom-client'),
     [driver.package]: versionOf(driver.package),
   };
   const devDependencies: Record<string, string> = {

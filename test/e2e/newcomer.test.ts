@@ -89,7 +89,7 @@ for (const dialect of allDialects) {
         try {
           return await serve(node, ['--import', 'tsx', 'src/server.ts'], {
             cwd: app,
-            env: { ...env(), PORT: String(port) },
+            env: { ...env(), PORT: String(port), METRICS_PORT: '0' },
             port,
             probePath: '/v1/products',
           });
@@ -320,20 +320,41 @@ for (const dialect of allDialects) {
     });
 
     if (dialect === 'sqlite') {
-      it('builds with npm run build, and npm start serves the compiled app', async () => {
+      it('builds with npm run build, and npm start serves the compiled app and its metrics', async () => {
         ensureRuntimeBuilt();
         await run('npm', ['run', 'build'], { cwd: app, env: env() });
         const port = await freePort();
+        const metricsPort = await freePort();
         const compiled = await serve('npm', ['start'], {
           cwd: app,
           // The same database the tsx server migrated: the compiled migrations are already applied.
-          env: { ...plainEnv(), DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'warn' },
+          env: {
+            ...plainEnv(),
+            DATABASE_URL: db.url,
+            PORT: String(port),
+            METRICS_PORT: String(metricsPort),
+            LOG_LEVEL: 'warn',
+          },
           port,
           probePath: '/v1/products',
         });
         try {
-          const res = await fetch(`${compiled.url}/v1/products`);
-          expect(res.status).to.equal(200);
+          const listed = (text: string) =>
+            Number(
+              /^http_server_request_duration_seconds_count\{[^}]*http_route="\/v1\/products"[^}]*\} (\d+)$/m.exec(
+                text,
+              )?.[1] ?? 0,
+            );
+          const scrape = async () =>
+            (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+          const before = listed(await scrape());
+          for (let i = 0; i < 3; i++) {
+            const res = await fetch(`${compiled.url}/v1/products`);
+            expect(res.status).to.equal(200);
+          }
+          const after = await scrape();
+          expect(listed(after) - before).to.equal(3);
+          expect(after).to.match(/^slicekit_outbox_pending_events \d+$/m);
         } finally {
           await compiled.stop();
         }

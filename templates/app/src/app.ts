@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { AuthOptions } from '@slicekit/runtime/auth';
 import { discoverSlices } from '@slicekit/runtime/crud';
 import { prepareApp } from '@slicekit/runtime/idempotency';
+import { httpMetrics } from '@slicekit/runtime/metrics';
 import { buildOpenApiDocument, openApiRouter } from '@slicekit/runtime/openapi';
 import { authentication } from './auth.js';
 import { appName, authSettings } from './config.js';
@@ -31,6 +32,8 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   const app = express();
   const auth = deps.auth ?? authSettings;
   app.disable('x-powered-by');
+  // First, so a request's duration covers everything after it (a no-op while metrics are off).
+  app.use(httpMetrics());
   app.use(requestLog(deps.logger));
   app.use(express.json());
   app.use(authentication(auth));

@@ -3,10 +3,11 @@
 import { ConfigError } from '@slicekit/runtime/config';
 import { answerClientError } from '@slicekit/runtime/http';
 import { closeIdempotency } from '@slicekit/runtime/idempotency';
+import { startMetrics } from '@slicekit/runtime/metrics';
 
 // Settings first (the modules below read them as they load): one the app cannot use stops it here
 // with a line naming the variable, the value and what it accepts, before anything starts.
-const { port } = await import('./config.js').catch((error: unknown) => {
+const { metricsPort, port } = await import('./config.js').catch((error: unknown) => {
   if (!(error instanceof ConfigError)) throw error;
   process.stderr.write(`cannot start: ${error.message}\n`);
   process.exit(1);
@@ -31,6 +32,12 @@ try {
   process.exit(1);
 }
 
+// Prometheus text at /metrics on a port of its own (METRICS_PORT; 0 = off, nothing loaded).
+const metrics = await startMetrics({ port: metricsPort, knex, logger }).catch((error: unknown) => {
+  logger.fatal({ err: error }, `cannot serve metrics on port ${metricsPort}`);
+  return process.exit(1);
+});
+
 const app = await createApp({ knex, logger });
 const server = app.listen(port, (error?: Error) => {
   if (error) {
@@ -49,6 +56,7 @@ function shutDown(signal: NodeJS.Signals): void {
   server.close(() => {
     void closeIdempotency(app)
       .then(() => events.stop())
+      .then(() => metrics.close())
       .then(() => knex.destroy())
       .then(() => process.exit(0));
   });
