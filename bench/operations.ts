@@ -1,0 +1,242 @@
+// Benchmark (not a test) of what operating a generated app costs it: requests/s of the Product
+// app's create (POST /v1/products) and list (GET /v1/products) routes with metrics on (tracing
+// off), and with metrics and tracing on, each against both off. Three processes of the same
+// compiled app, one per variant, each on its own SQLite file, are loaded in turn, the order
+// rotating every round, so what drifts during a run falls on every variant alike. Tracing exports
+// to a small OTLP/HTTP sink in this script that answers 200.
+//
+//   npm run bench:operations          BENCH_DURATION=3 BENCH_ROUNDS=5 BENCH_CONNECTIONS=16
+//
+// The app runs compiled (npm run build, then its `npm start` command, with the compiled runtime),
+// as in production, at LOG_LEVEL=warn so the request log does not hide what is measured, on SQLite
+// files in memory (/dev/shm) so the disk does not either. The
+// last line printed is one JSON object with the median ratios (variant / both off).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureRuntimeBuild } from '../scripts/pack.js';
+import { addEntity, generateApp, productSpec } from '../scripts/generate.js';
+
+/** The part of autocannon's API used here (it ships no types). */
+interface LoadResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+  url: string;
+  method: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+  body?: string;
+}) => Promise<LoadResult>;
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const DURATION_S = env('BENCH_DURATION', 3);
+const ROUNDS = env('BENCH_ROUNDS', 5);
+const CONNECTIONS = env('BENCH_CONNECTIONS', 16);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const appDir = join(root, '.bench-cache', 'operations-app');
+// In memory where the system offers it: a disk's fsync per commit would bound every variant alike
+// and hide what the app's own work costs.
+const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'slicekit-ops-'));
+
+type VariantName = 'off' | 'metrics' | 'tracing';
+interface Variant {
+  readonly name: VariantName;
+  readonly label: string;
+  readonly url: string;
+  readonly process: ChildProcess;
+}
+
+const routes = [
+  {
+    name: 'create',
+    method: 'POST',
+    path: '/v1/products',
+    body: JSON.stringify({ name: 'Benchmark product', price: 9.99 }),
+  },
+  { name: 'list', method: 'GET', path: '/v1/products', body: undefined },
+] as const;
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  return port;
+}
+
+/** The generated Product app, compiled, with the compiled runtime it resolves to. */
+async function buildApp(): Promise<string[]> {
+  rmSync(appDir, { recursive: true, force: true });
+  await generateApp({ directory: appDir, name: 'operations-bench' });
+  await addEntity(appDir, productSpec, { now: '2024-05-01T09:30:00Z' });
+  ensureRuntimeBuild();
+  const plain = { ...process.env };
+  delete plain.NODE_OPTIONS;
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const built = spawnSync(npm, ['run', 'build'], { cwd: appDir, env: plain, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
+  // The app's own start command (`node ... dist/src/server.js`), run without npm in between.
+  const manifest = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const [command, ...args] = manifest.scripts.start.split(/\s+/);
+  if (command !== 'node') throw new Error(`unexpected start command: ${manifest.scripts.start}`);
+  return args;
+}
+
+/** An OTLP/HTTP receiver that accepts every export and counts them. */
+async function otlpSink(): Promise<{ server: Server; url: string; exports: () => number }> {
+  let exports = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      exports++;
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  }).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}`, exports: () => exports };
+}
+
+async function startVariant(
+  name: VariantName,
+  label: string,
+  args: string[],
+  settings: NodeJS.ProcessEnv,
+): Promise<Variant> {
+  const port = await freePort();
+  const plain = { ...process.env };
+  delete plain.NODE_OPTIONS;
+  for (const key of Object.keys(plain)) if (key.startsWith('OTEL_')) delete plain[key];
+  const child = spawn(process.execPath, args, {
+    cwd: appDir,
+    env: {
+      ...plain,
+      PORT: String(port),
+      DATABASE_URL: join(dataDir, `${name}.sqlite`),
+      LOG_LEVEL: 'warn',
+      ...settings,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`the ${name} server exited (${child.exitCode})`);
+    try {
+      if ((await fetch(`${url}/v1/products`)).ok) return { name, label, url, process: child };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the ${name} server did not answer within 30 s`);
+}
+
+async function load(variant: Variant, route: (typeof routes)[number], seconds: number) {
+  const result = await autocannon({
+    url: `${variant.url}${route.path}`,
+    method: route.method,
+    connections: CONNECTIONS,
+    duration: seconds,
+    ...(route.body ? { headers: { 'content-type': 'application/json' }, body: route.body } : {}),
+  });
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) throw new Error(`${variant.name} ${route.name}: ${failed} failed requests`);
+  return result.requests.average;
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main(): Promise<void> {
+  console.log('operations bench: generating and building the Product app...');
+  const args = await buildApp();
+  const sink = await otlpSink();
+  const tracingBuilt = existsSync(join(appDir, 'dist', 'src', 'instrument.js'));
+  const variants: Variant[] = [];
+  process.once('exit', () => {
+    variants.forEach((v) => v.process.kill('SIGTERM'));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  variants.push(await startVariant('off', 'both off', args, { METRICS_PORT: '0' }));
+  const metricsPort = String(await freePort());
+  variants.push(
+    await startVariant('metrics', 'metrics on, tracing off', args, { METRICS_PORT: metricsPort }),
+  );
+  if (tracingBuilt) {
+    variants.push(
+      await startVariant('tracing', 'metrics and tracing on', args, {
+        METRICS_PORT: String(await freePort()),
+        OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+        OTEL_SERVICE_NAME: 'operations-bench',
+      }),
+    );
+  } else {
+    console.log(
+      'tracing: skipped (this app has no src/instrument.ts yet; the variant runs once it has)',
+    );
+  }
+
+  // Warm-up, not recorded: JIT, pools, and some rows for the list to read.
+  for (const variant of variants) for (const route of routes) await load(variant, route, 1);
+
+  const rps = new Map<string, number[]>();
+  const ratios = new Map<string, number[]>();
+  const push = (map: Map<string, number[]>, key: string, value: number) =>
+    map.set(key, [...(map.get(key) ?? []), value]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const route of routes) {
+      const order = variants.map((_, i) => variants[(i + round) % variants.length]!);
+      const measured = new Map<VariantName, number>();
+      for (const variant of order)
+        measured.set(variant.name, await load(variant, route, DURATION_S));
+      const off = measured.get('off')!;
+      for (const [name, value] of measured) {
+        push(rps, `${route.name}/${name}`, value);
+        if (name !== 'off') push(ratios, `${route.name}/${name}`, value / off);
+      }
+    }
+    console.log(`round ${round + 1}/${ROUNDS} done`);
+  }
+
+  const scraped = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  if (!/^http_server_request_duration_seconds_count\{/m.test(scraped)) {
+    throw new Error('the metrics variant exported no request durations');
+  }
+  console.log(
+    `\n${ROUNDS} rounds of ${DURATION_S} s per variant and route, ${CONNECTIONS} connections, SQLite`,
+  );
+  console.log('route   variant                   req/s (median)   ratio to both off (median)');
+  const summary: Record<string, number> = {};
+  for (const route of routes) {
+    for (const variant of variants) {
+      const key = `${route.name}/${variant.name}`;
+      const ratio = variant.name === 'off' ? 1 : median(ratios.get(key)!);
+      if (variant.name !== 'off') summary[`${route.name}_${variant.name}_ratio`] = ratio;
+      console.log(
+        `${route.name.padEnd(8)}${variant.label.padEnd(26)}${median(rps.get(key)!)
+          .toFixed(0)
+          .padStart(14)}${ratio.toFixed(3).padStart(29)}`,
+      );
+    }
+  }
+  if (tracingBuilt) console.log(`OTLP sink: ${sink.exports()} export requests received`);
+  console.log(JSON.stringify(summary));
+  sink.server.close();
+  for (const variant of variants) variant.process.kill('SIGTERM');
+}
+
+await main();
