@@ -145,7 +145,33 @@ async function startVariant(
   throw new Error(`the ${name} server did not answer within 30 s`);
 }
 
-async function load(variant: Variant, route: (typeof routes)[number], seconds: number) {
+// CPU time a server process has used, in µs, from /proc (Linux): on a machine shared with other
+// work, CPU per request is steadier than requests/s. Undefined elsewhere.
+const ticksPerSecond =
+  Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+function cpuMicros(child: ChildProcess): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of the whole line (11 and 12 after the name).
+    return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Measured {
+  rps: number;
+  /** Server CPU µs per request; NaN where /proc is not available. */
+  cpu: number;
+}
+
+async function load(
+  variant: Variant,
+  route: (typeof routes)[number],
+  seconds: number,
+): Promise<Measured> {
+  const cpuBefore = cpuMicros(variant.process);
   const result = await autocannon({
     url: `${variant.url}${route.path}`,
     method: route.method,
@@ -155,7 +181,12 @@ async function load(variant: Variant, route: (typeof routes)[number], seconds: n
   });
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) throw new Error(`${variant.name} ${route.name}: ${failed} failed requests`);
-  return result.requests.average;
+  const cpuAfter = cpuMicros(variant.process);
+  const cpu =
+    cpuBefore === undefined || cpuAfter === undefined
+      ? NaN
+      : (cpuAfter - cpuBefore) / Math.max(1, result.requests.total);
+  return { rps: result.requests.average, cpu };
 }
 
 const median = (values: number[]) =>
@@ -195,18 +226,25 @@ async function main(): Promise<void> {
 
   const rps = new Map<string, number[]>();
   const ratios = new Map<string, number[]>();
+  const cpu = new Map<string, number[]>();
+  const cpuRatios = new Map<string, number[]>();
   const push = (map: Map<string, number[]>, key: string, value: number) =>
     map.set(key, [...(map.get(key) ?? []), value]);
   for (let round = 0; round < ROUNDS; round++) {
     for (const route of routes) {
       const order = variants.map((_, i) => variants[(i + round) % variants.length]!);
-      const measured = new Map<VariantName, number>();
-      for (const variant of order)
+      const measured = new Map<VariantName, Measured>();
+      for (const variant of order) {
         measured.set(variant.name, await load(variant, route, DURATION_S));
+      }
       const off = measured.get('off')!;
       for (const [name, value] of measured) {
-        push(rps, `${route.name}/${name}`, value);
-        if (name !== 'off') push(ratios, `${route.name}/${name}`, value / off);
+        const key = `${route.name}/${name}`;
+        push(rps, key, value.rps);
+        push(cpu, key, value.cpu);
+        if (name === 'off') continue;
+        push(ratios, key, value.rps / off.rps);
+        push(cpuRatios, key, value.cpu / off.cpu);
       }
     }
     console.log(`round ${round + 1}/${ROUNDS} done`);
@@ -219,17 +257,30 @@ async function main(): Promise<void> {
   console.log(
     `\n${ROUNDS} rounds of ${DURATION_S} s per variant and route, ${CONNECTIONS} connections, SQLite`,
   );
-  console.log('route   variant                   req/s (median)   ratio to both off (median)');
+  console.log(
+    "Ratios are medians of each round's variant / both off; CPU is the server's µs per request.",
+  );
+  console.log('route   variant                    req/s  req/s ratio  CPU µs/req  CPU ratio');
   const summary: Record<string, number> = {};
   for (const route of routes) {
     for (const variant of variants) {
       const key = `${route.name}/${variant.name}`;
-      const ratio = variant.name === 'off' ? 1 : median(ratios.get(key)!);
-      if (variant.name !== 'off') summary[`${route.name}_${variant.name}_ratio`] = ratio;
+      const off = variant.name === 'off';
+      const ratio = off ? 1 : median(ratios.get(key)!);
+      const cpuRatio = off ? 1 : median(cpuRatios.get(key)!);
+      if (!off) {
+        summary[`${route.name}_${variant.name}_rps_ratio`] = Number(ratio.toFixed(4));
+        summary[`${route.name}_${variant.name}_cpu_ratio`] = Number(cpuRatio.toFixed(4));
+      }
       console.log(
-        `${route.name.padEnd(8)}${variant.label.padEnd(26)}${median(rps.get(key)!)
-          .toFixed(0)
-          .padStart(14)}${ratio.toFixed(3).padStart(29)}`,
+        [
+          route.name.padEnd(7),
+          variant.label.padEnd(24),
+          median(rps.get(key)!).toFixed(0).padStart(7),
+          ratio.toFixed(3).padStart(12),
+          median(cpu.get(key)!).toFixed(0).padStart(11),
+          cpuRatio.toFixed(3).padStart(10),
+        ].join(' '),
       );
     }
   }
