@@ -189,6 +189,46 @@ async function load(
   return { rps: result.requests.average, cpu };
 }
 
+/**
+ * The metrics' own work per request, in process: `httpMetrics()` on a request whose response
+ * finishes, with `startMetrics` listening (timing, route template, histogram) against without
+ * (one check). Fake request and response objects carry what the middleware reads; the loop runs
+ * the compiled runtime, as the app does.
+ */
+async function perRequestWork(): Promise<{ onNs: number; offNs: number }> {
+  const { httpMetrics, startMetrics } = await import('@slicekit/runtime/metrics');
+  const middleware = httpMetrics();
+  const { EventEmitter } = await import('node:events');
+  const run = (count: number) => {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < count; i++) {
+      const req = {
+        method: 'GET',
+        baseUrl: '/v1',
+        route: { path: '/products/:id' },
+        originalUrl: `/v1/products/${i}`,
+        url: `/products/${i}`,
+      };
+      const res = Object.assign(new EventEmitter(), { statusCode: 200 });
+      (middleware as (...args: unknown[]) => void)(req, res, () => undefined);
+      res.emit('finish');
+    }
+    return Number(process.hrtime.bigint() - started) / count;
+  };
+  const count = 200_000;
+  run(count); // warm-up
+  const offNs = Math.min(run(count), run(count), run(count));
+  const metrics = await startMetrics({
+    port: await freePort(),
+    logger: { info() {}, warn() {} },
+    processMetrics: false,
+  });
+  run(count);
+  const onNs = Math.min(run(count), run(count), run(count));
+  await metrics.close();
+  return { onNs, offNs };
+}
+
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -285,6 +325,12 @@ async function main(): Promise<void> {
     }
   }
   if (tracingBuilt) console.log(`OTLP sink: ${sink.exports()} export requests received`);
+  const work = await perRequestWork();
+  console.log(
+    `metrics' own work per request, in process: ${(work.onNs / 1000).toFixed(2)} µs on, ` +
+      `${(work.offNs / 1000).toFixed(2)} µs off (the fake request and response included)`,
+  );
+  summary.metrics_work_us = Number(((work.onNs - work.offNs) / 1000).toFixed(3));
   console.log(JSON.stringify(summary));
   sink.server.close();
   for (const variant of variants) variant.process.kill('SIGTERM');
