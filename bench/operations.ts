@@ -5,12 +5,13 @@
 // rotating every round, so what drifts during a run falls on every variant alike. Tracing exports
 // to a small OTLP/HTTP sink in this script that answers 200.
 //
-//   npm run bench:operations          BENCH_DURATION=3 BENCH_ROUNDS=5 BENCH_CONNECTIONS=16
+//   npm run bench:operations   BENCH_CREATES=300 BENCH_DURATION=3 BENCH_ROUNDS=5 BENCH_CONNECTIONS=16
+//   (each round and variant: BENCH_CREATES creates, then BENCH_DURATION seconds of lists)
 //
 // The app runs compiled (npm run build, then its `npm start` command, with the compiled runtime),
 // as in production, at LOG_LEVEL=warn so the request log does not hide what is measured, on SQLite
-// files in memory (/dev/shm) so the disk does not either. The
-// last line printed is one JSON object with the median ratios (variant / both off).
+// files in memory (/dev/shm) so the disk does not either. The last line printed is one JSON
+// object with the median ratios (variant / both off).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,6 +27,8 @@ import { addEntity, generateApp, productSpec } from '../scripts/generate.js';
 /** The part of autocannon's API used here (it ships no types). */
 interface LoadResult {
   requests: { average: number; total: number };
+  /** Seconds the load took. */
+  duration: number;
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -35,7 +38,9 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
   url: string;
   method: string;
   connections: number;
-  duration: number;
+  duration?: number;
+  /** A number of requests instead of a duration. */
+  amount?: number;
   headers?: Record<string, string>;
   body?: string;
 }) => Promise<LoadResult>;
@@ -44,6 +49,9 @@ const env = (name: string, fallback: number) => Number(process.env[name] ?? fall
 const DURATION_S = env('BENCH_DURATION', 3);
 const ROUNDS = env('BENCH_ROUNDS', 5);
 const CONNECTIONS = env('BENCH_CONNECTIONS', 16);
+// Creates are a number of requests, the same for every variant, so each variant's table holds the
+// same rows and its list reads the same amount of data.
+const CREATES = env('BENCH_CREATES', 300);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const appDir = join(root, '.bench-cache', 'operations-app');
 // In memory where the system offers it: a disk's fsync per commit would bound every variant alike
@@ -166,17 +174,20 @@ interface Measured {
   cpu: number;
 }
 
+/** One load of `route`: BENCH_CREATES creates, or BENCH_DURATION s of lists, times `scale`. */
 async function load(
   variant: Variant,
   route: (typeof routes)[number],
-  seconds: number,
+  scale = 1,
 ): Promise<Measured> {
   const cpuBefore = cpuMicros(variant.process);
   const result = await autocannon({
     url: `${variant.url}${route.path}`,
     method: route.method,
     connections: CONNECTIONS,
-    duration: seconds,
+    ...(route.method === 'POST'
+      ? { amount: Math.round(CREATES * scale) }
+      : { duration: DURATION_S * scale }),
     ...(route.body ? { headers: { 'content-type': 'application/json' }, body: route.body } : {}),
   });
   const failed = result.non2xx + result.errors + result.timeouts;
@@ -186,7 +197,7 @@ async function load(
     cpuBefore === undefined || cpuAfter === undefined
       ? NaN
       : (cpuAfter - cpuBefore) / Math.max(1, result.requests.total);
-  return { rps: result.requests.average, cpu };
+  return { rps: result.requests.total / result.duration, cpu };
 }
 
 /**
@@ -262,7 +273,7 @@ async function main(): Promise<void> {
   }
 
   // Warm-up, not recorded: JIT, pools, and some rows for the list to read.
-  for (const variant of variants) for (const route of routes) await load(variant, route, 1);
+  for (const variant of variants) for (const route of routes) await load(variant, route, 0.3);
 
   const rps = new Map<string, number[]>();
   const ratios = new Map<string, number[]>();
@@ -275,7 +286,7 @@ async function main(): Promise<void> {
       const order = variants.map((_, i) => variants[(i + round) % variants.length]!);
       const measured = new Map<VariantName, Measured>();
       for (const variant of order) {
-        measured.set(variant.name, await load(variant, route, DURATION_S));
+        measured.set(variant.name, await load(variant, route));
       }
       const off = measured.get('off')!;
       for (const [name, value] of measured) {
@@ -295,7 +306,8 @@ async function main(): Promise<void> {
     throw new Error('the metrics variant exported no request durations');
   }
   console.log(
-    `\n${ROUNDS} rounds of ${DURATION_S} s per variant and route, ${CONNECTIONS} connections, SQLite`,
+    `\n${ROUNDS} rounds of ${CREATES} creates and ${DURATION_S} s of lists per variant, ` +
+      `${CONNECTIONS} connections, SQLite`,
   );
   console.log(
     "Ratios are medians of each round's variant / both off; CPU is the server's µs per request.",
