@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { productSpec, shopSpecs } from '../../scripts/generate.js';
+import { sampleValue, scrape } from '../support/prometheus-text.js';
 import { allDialects, useDatabase } from '../support/services.js';
 import { freePort, run, serve, type Served } from './support/processes.js';
 import { describeProductScenarios } from './support/product-scenarios.js';
@@ -339,22 +340,21 @@ for (const dialect of allDialects) {
           probePath: '/v1/products',
         });
         try {
-          const listed = (text: string) =>
-            Number(
-              /^http_server_request_duration_seconds_count\{[^}]*http_route="\/v1\/products"[^}]*\} (\d+)$/m.exec(
-                text,
-              )?.[1] ?? 0,
-            );
-          const scrape = async () =>
-            (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-          const before = listed(await scrape());
+          // The strict reader the runtime's metrics tests use: every line well formed.
+          const listed = async () =>
+            sampleValue(await scrape(metricsPort), 'http_server_request_duration_seconds_count', {
+              http_route: '/v1/products',
+              http_request_method: 'GET',
+              http_response_status_code: '200',
+            });
+          const before = await listed();
           for (let i = 0; i < 3; i++) {
             const res = await fetch(`${compiled.url}/v1/products`);
             expect(res.status).to.equal(200);
           }
-          const after = await scrape();
-          expect(listed(after) - before).to.equal(3);
-          expect(after).to.match(/^slicekit_outbox_pending_events \d+$/m);
+          expect((await listed()) - before).to.equal(3);
+          const outbox = sampleValue(await scrape(metricsPort), 'slicekit_outbox_pending_events');
+          expect(Number.isNaN(outbox)).to.equal(false);
         } finally {
           await compiled.stop();
         }

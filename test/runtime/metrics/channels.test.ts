@@ -6,7 +6,7 @@ import request from 'supertest';
 import { requiredIdempotentKey } from '@slicekit/runtime/idempotency';
 import { startMetrics, type Metrics } from '@slicekit/runtime/metrics';
 import { guardedApp } from '../idempotency/support/app.js';
-import { freePort, sampleValue, scrape } from './support/prometheus-text.js';
+import { freePort, sampleValue, scrape } from '../../support/prometheus-text.js';
 
 const silent = { info() {}, warn() {} };
 const outcomes = ['new', 'replayed', 'conflict', 'key_reused'] as const;

@@ -6,7 +6,7 @@ import knexFactory, { type Knex } from 'knex';
 import { outboxMigration, recordEvents } from '@slicekit/runtime/events';
 import { startMetrics, type Metrics } from '@slicekit/runtime/metrics';
 import { describeEachDatabase, type DatabaseHandle } from '../../support/services.js';
-import { freePort, sampleValue, scrape } from './support/prometheus-text.js';
+import { freePort, sampleValue, scrape } from '../../support/prometheus-text.js';
 
 const silent = { info() {}, warn() {} };
 

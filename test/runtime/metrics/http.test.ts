@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
 import { httpMetrics, startMetrics, type Metrics } from '@slicekit/runtime/metrics';
-import { freePort, sampleValue, scrape, type Exposition } from './support/prometheus-text.js';
+import { freePort, sampleValue, scrape, type Exposition } from '../../support/prometheus-text.js';
 
 const silent = { info() {}, warn() {} };
 const COUNT = 'http_server_request_duration_seconds_count';
