@@ -13,16 +13,14 @@
 // files in memory (/dev/shm) so the disk does not either. The last line printed is one JSON
 // object with the median ratios (variant / both off).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureRuntimeBuild } from '../scripts/pack.js';
 import { addEntity, generateApp, productSpec } from '../scripts/generate.js';
+import { cpuMicros, freePort, median, otlpSink, perRequestWork } from './operations-parts.js';
 
 /** The part of autocannon's API used here (it ships no types). */
 interface LoadResult {
@@ -76,14 +74,6 @@ const routes = [
   { name: 'list', method: 'GET', path: '/v1/products', body: undefined },
 ] as const;
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
-}
-
 /** The generated Product app, compiled, with the compiled runtime it resolves to. */
 async function buildApp(): Promise<string[]> {
   rmSync(appDir, { recursive: true, force: true });
@@ -102,21 +92,6 @@ async function buildApp(): Promise<string[]> {
   const [command, ...args] = manifest.scripts.start.split(/\s+/);
   if (command !== 'node') throw new Error(`unexpected start command: ${manifest.scripts.start}`);
   return args;
-}
-
-/** An OTLP/HTTP receiver that accepts every export and counts them. */
-async function otlpSink(): Promise<{ server: Server; url: string; exports: () => number }> {
-  let exports = 0;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      exports++;
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
-    });
-  }).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}`, exports: () => exports };
 }
 
 async function startVariant(
@@ -153,21 +128,6 @@ async function startVariant(
   throw new Error(`the ${name} server did not answer within 30 s`);
 }
 
-// CPU time a server process has used, in µs, from /proc (Linux): on a machine shared with other
-// work, CPU per request is steadier than requests/s. Undefined elsewhere.
-const ticksPerSecond =
-  Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
-function cpuMicros(child: ChildProcess): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime, fields 14 and 15 of the whole line (11 and 12 after the name).
-    return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6;
-  } catch {
-    return undefined;
-  }
-}
-
 interface Measured {
   rps: number;
   /** Server CPU µs per request; NaN where /proc is not available. */
@@ -186,7 +146,7 @@ async function load(
     method: route.method,
     connections: CONNECTIONS,
     ...(route.method === 'POST'
-      ? { amount: Math.round(CREATES * scale) }
+      ? { amount: Math.max(CONNECTIONS, Math.round(CREATES * scale)) }
       : { duration: DURATION_S * scale }),
     ...(route.body ? { headers: { 'content-type': 'application/json' }, body: route.body } : {}),
   });
@@ -199,49 +159,6 @@ async function load(
       : (cpuAfter - cpuBefore) / Math.max(1, result.requests.total);
   return { rps: result.requests.total / result.duration, cpu };
 }
-
-/**
- * The metrics' own work per request, in process: `httpMetrics()` on a request whose response
- * finishes, with `startMetrics` listening (timing, route template, histogram) against without
- * (one check). Fake request and response objects carry what the middleware reads; the loop runs
- * the compiled runtime, as the app does.
- */
-async function perRequestWork(): Promise<{ onNs: number; offNs: number }> {
-  const { httpMetrics, startMetrics } = await import('@slicekit/runtime/metrics');
-  const middleware = httpMetrics();
-  const { EventEmitter } = await import('node:events');
-  const run = (count: number) => {
-    const started = process.hrtime.bigint();
-    for (let i = 0; i < count; i++) {
-      const req = {
-        method: 'GET',
-        baseUrl: '/v1',
-        route: { path: '/products/:id' },
-        originalUrl: `/v1/products/${i}`,
-        url: `/products/${i}`,
-      };
-      const res = Object.assign(new EventEmitter(), { statusCode: 200 });
-      (middleware as (...args: unknown[]) => void)(req, res, () => undefined);
-      res.emit('finish');
-    }
-    return Number(process.hrtime.bigint() - started) / count;
-  };
-  const count = 200_000;
-  run(count); // warm-up
-  const offNs = Math.min(run(count), run(count), run(count));
-  const metrics = await startMetrics({
-    port: await freePort(),
-    logger: { info() {}, warn() {} },
-    processMetrics: false,
-  });
-  run(count);
-  const onNs = Math.min(run(count), run(count), run(count));
-  await metrics.close();
-  return { onNs, offNs };
-}
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
   console.log('operations bench: generating and building the Product app...');
