@@ -183,6 +183,7 @@ export function appTemplateData(
     express: versionOf('express'),
     knex: versionOf('knex'),
     pino: versionOf('pino'),
+    'prom-client': versionOf('prom-client'),
     // The idempotency store's client when IDEMPOTENCY_STORE_URL names a Redis (loaded only then).
     redis: versionOf('redis'),
     [driver.package]: versionOf(driver.package),

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { productSpec, shopSpecs } from '../../scripts/generate.js';
+import { sampleValue, scrape } from '../support/prometheus-text.js';
 import { allDialects, useDatabase } from '../support/services.js';
 import { freePort, run, serve, type Served } from './support/processes.js';
 import { describeProductScenarios } from './support/product-scenarios.js';
@@ -89,7 +90,7 @@ for (const dialect of allDialects) {
         try {
           return await serve(node, ['--import', 'tsx', 'src/server.ts'], {
             cwd: app,
-            env: { ...env(), PORT: String(port) },
+            env: { ...env(), PORT: String(port), METRICS_PORT: '0' },
             port,
             probePath: '/v1/products',
           });
@@ -320,20 +321,40 @@ for (const dialect of allDialects) {
     });
 
     if (dialect === 'sqlite') {
-      it('builds with npm run build, and npm start serves the compiled app', async () => {
+      it('builds with npm run build, and npm start serves the compiled app and its metrics', async () => {
         ensureRuntimeBuilt();
         await run('npm', ['run', 'build'], { cwd: app, env: env() });
         const port = await freePort();
+        const metricsPort = await freePort();
         const compiled = await serve('npm', ['start'], {
           cwd: app,
           // The same database the tsx server migrated: the compiled migrations are already applied.
-          env: { ...plainEnv(), DATABASE_URL: db.url, PORT: String(port), LOG_LEVEL: 'warn' },
+          env: {
+            ...plainEnv(),
+            DATABASE_URL: db.url,
+            PORT: String(port),
+            METRICS_PORT: String(metricsPort),
+            LOG_LEVEL: 'warn',
+          },
           port,
           probePath: '/v1/products',
         });
         try {
-          const res = await fetch(`${compiled.url}/v1/products`);
-          expect(res.status).to.equal(200);
+          // The strict reader the runtime's metrics tests use: every line well formed.
+          const listed = async () =>
+            sampleValue(await scrape(metricsPort), 'http_server_request_duration_seconds_count', {
+              http_route: '/v1/products',
+              http_request_method: 'GET',
+              http_response_status_code: '200',
+            });
+          const before = await listed();
+          for (let i = 0; i < 3; i++) {
+            const res = await fetch(`${compiled.url}/v1/products`);
+            expect(res.status).to.equal(200);
+          }
+          expect((await listed()) - before).to.equal(3);
+          const outbox = sampleValue(await scrape(metricsPort), 'slicekit_outbox_pending_events');
+          expect(Number.isNaN(outbox)).to.equal(false);
         } finally {
           await compiled.stop();
         }

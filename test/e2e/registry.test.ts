@@ -200,7 +200,7 @@ describe('the published form, installed from a local registry', function () {
         const server = await timed(`${dialect}: npm start`, () =>
           serve(npm, ['start'], {
             cwd: app,
-            env: { ...env(), PORT: String(port) },
+            env: { ...env(), PORT: String(port), METRICS_PORT: '0' },
             port,
             probePath: '/v1/products',
           }),

@@ -1,5 +1,6 @@
 // The guard's per-request flow on a covered route: validate the key, ask the store, answer a
 // duplicate (409 or replay), or run the handler and record or release its outcome.
+import { channel } from 'node:diagnostics_channel';
 import type { NextFunction, Request, Response } from 'express';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
 import { captureResponse, failCapture, isCaptured } from './capture.js';
@@ -12,6 +13,14 @@ import { principalId } from '../auth/user.js';
 import { resolveScope } from './scope.js';
 import type { CachedResponse, IdempotentKeyInfo, KeyCheckResult } from './store.js';
 import { synchronousStore } from './stores/memory.js';
+
+/** Where each decision is published for metrics (`slicekit:idempotency`, `{ outcome }`). */
+const outcomes = channel('slicekit:idempotency');
+
+/** Publishes a decision, only while someone listens: nothing is built when metrics are off. */
+function publishOutcome(outcome: 'new' | 'replayed' | 'conflict' | 'key_reused'): void {
+  if (outcomes.hasSubscribers) outcomes.publish({ outcome });
+}
 
 /** The header set on every replayed response. */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -131,6 +140,7 @@ interface Guarded {
 function answer(guarded: Guarded, check: KeyCheckResult): void {
   const { req, res, runtime, info } = guarded;
   if (!check.processed) {
+    publishOutcome('new');
     captureResponse(req, res, guarded.app, runtime, info, check.reservation, guarded.principal);
     return guarded.next();
   }
@@ -143,6 +153,7 @@ function answer(guarded: Guarded, check: KeyCheckResult): void {
       { idempotencyKey: info.safeKey, method: info.method, endpoint: info.endpoint },
       'idempotency: key reused for a different request',
     );
+    publishOutcome('key_reused');
     return sendFingerprintMismatch(res, options, check.response === null);
   }
   options.logger.debug(
@@ -152,8 +163,10 @@ function answer(guarded: Guarded, check: KeyCheckResult): void {
       : 'idempotency: duplicate of a request in flight',
   );
   if (check.response && options.conflictHandling === IdempotentConflictHandling.CachedResult) {
+    publishOutcome('replayed');
     return replay(res, check.response);
   }
+  publishOutcome('conflict');
   sendConflict(res, options, check.response === null);
 }
 

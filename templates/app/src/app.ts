@@ -6,6 +6,7 @@ import type { AuthOptions } from '@slicekit/runtime/auth';
 import { discoverSlices } from '@slicekit/runtime/crud';
 import { databaseCheck, healthRouter, type HealthCheck } from '@slicekit/runtime/health';
 import { prepareApp } from '@slicekit/runtime/idempotency';
+import { httpMetrics } from '@slicekit/runtime/metrics';
 import { buildOpenApiDocument, openApiRouter } from '@slicekit/runtime/openapi';
 import { authentication } from './auth.js';
 import { appName, authSettings, corsOrigins } from './config.js';
@@ -47,6 +48,8 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   const app = express();
   const auth = deps.auth ?? authSettings;
   app.disable('x-powered-by');
+  // First, so a request's duration covers everything after it (a no-op while metrics are off).
+  app.use(httpMetrics());
   app.use(requestLog(deps.logger));
   // Before authentication: a browser's preflight carries no credentials.
   if (corsOrigins.length > 0) app.use(cors({ origin: corsOrigins, exposedHeaders, maxAge: 600 }));

@@ -11,11 +11,12 @@ import {
 } from '@slicekit/runtime/health';
 import { answerClientError } from '@slicekit/runtime/http';
 import { closeIdempotency } from '@slicekit/runtime/idempotency';
+import { startMetrics } from '@slicekit/runtime/metrics';
 import { stopTracing } from '@slicekit/runtime/tracing';
 
 // Settings first (the modules below read them as they load): one the app cannot use stops it here
 // with a line naming the variable, the value and what it accepts, before anything starts.
-const { migrateOnStart, port, shutdownGraceMs } = await import('./config.js').catch(
+const { metricsPort, migrateOnStart, port, shutdownGraceMs } = await import('./config.js').catch(
   (error: unknown) => {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`cannot start: ${error.message}\n`);
@@ -76,6 +77,12 @@ async function startWhenMigrated(): Promise<void> {
   }
 }
 
+// Prometheus text at /metrics on a port of its own (METRICS_PORT; 0 = off, nothing loaded).
+const metrics = await startMetrics({ port: metricsPort, knex, logger }).catch((error: unknown) => {
+  logger.fatal({ err: error }, `cannot serve metrics on port ${metricsPort}`);
+  return process.exit(1);
+});
+
 const app = await createApp({
   knex,
   logger,
@@ -120,6 +127,7 @@ function shutDown(signal: NodeJS.Signals): void {
     .drain()
     .then(() => events.stop())
     .then(() => closeIdempotency(app))
+    .then(() => metrics.close())
     .then(() => knex.destroy())
     .then(
       () => logger.info('stopped'),

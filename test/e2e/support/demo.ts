@@ -10,7 +10,8 @@ export async function startDemo(env: NodeJS.ProcessEnv): Promise<Served> {
   const port = await freePort();
   const demo = await serve('npm', ['run', 'demo'], {
     cwd: repoRoot,
-    env: plainEnv({ ...env, PORT: String(port) }),
+    // Demos run side by side in the suite: no metrics listener unless a test asks for one.
+    env: plainEnv({ METRICS_PORT: '0', ...env, PORT: String(port) }),
     port,
     probePath: env.DEMO === 'shop' ? '/v1/customers' : '/v1/products',
   });

@@ -23,6 +23,9 @@ export const databaseUrl = env.DATABASE_URL || 'data/shop.sqlite';
 /** TCP port the server listens on. */
 export const port = envInteger(env, 'PORT', 3000, { min: 0, max: 65535 });
 
+/** TCP port of the Prometheus `/metrics` listener, apart from the API; 0 turns metrics off. */
+export const metricsPort = envInteger(env, 'METRICS_PORT', 9464, { min: 0, max: 65535 });
+
 /**
  * Whether start-up applies pending migrations (MIGRATE_ON_START, default true). With `false` a
  * process never changes the schema: on a database not migrated yet it serves and reports itself
