@@ -3,6 +3,7 @@
 // sharing the database, the idempotency store (the app's database) and a broker (NATS JetStream
 // for one, RabbitMQ for the other) that the test can cut off through a TCP proxy.
 import { expect } from 'chai';
+import { sampleValue, scrape } from '../support/prometheus-text.js';
 import { uniqueName, useDatabase } from '../support/services.js';
 import { brokerUrls, requireBroker, type BrokerName } from '../support/brokers.js';
 import { startCutProxy, type CutProxy } from '../support/cut-proxy.js';
@@ -106,11 +107,22 @@ for (const { dialect, broker } of setups)
       body: JSON.stringify({ name: `${tag} ${i}`, price: i + 0.25 }),
     });
 
-    it('serves metrics on each process’s own METRICS_PORT', async () => {
-      for (const r of replicas) {
-        const answer = await sendTo(r.metricsPort, { method: 'GET', path: '/metrics' });
-        expect(answer.status, `:${r.metricsPort}/metrics`).to.equal(200);
+    it('counts each process’s own requests at its own METRICS_PORT', async () => {
+      const listed = (r: Replica) =>
+        scrape(r.metricsPort).then((metrics) =>
+          sampleValue(metrics, 'http_server_request_duration_seconds_count', {
+            http_request_method: 'GET',
+            http_route: '/v1/products',
+            http_response_status_code: '200',
+          }),
+        );
+      const before = await Promise.all(replicas.map(listed));
+      for (let i = 0; i < 3; i++) {
+        const answer = await sendTo(replicas[0]!.port, { method: 'GET', path: '/v1/products' });
+        expect(answer.status, answer.text).to.equal(200);
       }
+      const after = await Promise.all(replicas.map(listed));
+      expect(after.map((count, i) => count - before[i]!)).to.deep.equal([3, 0, 0]);
     });
 
     it(`runs each of ${CREATES} creates once, retried on another process, through a rolling restart`, async () => {
