@@ -1,13 +1,16 @@
 // `npm run demo` itself: the seeded Product API on SQLite by default, with every spec scenario
-// over HTTP, DATABASE_URL plus SEED=0 honoured on PostgreSQL, and DEMO=shop (the shop example,
-// seeded) on MySQL.
+// over HTTP, DATABASE_URL plus SEED=0 honoured on PostgreSQL (and the demo's folder built and
+// started again by a second process), and DEMO=shop (the shop example, seeded) on MySQL.
 import { expect } from 'chai';
+import { join } from 'node:path';
 import { useDatabase } from '../support/services.js';
 import { startDemo } from './support/demo.js';
-import type { Served } from './support/processes.js';
+import { run, type Served } from './support/processes.js';
 import { describeProductScenarios } from './support/product-scenarios.js';
 import { describeShopScenarios } from './support/shop-scenarios.js';
-import { scratchFolder } from './support/workspace.js';
+import { replica } from './support/replicas.js';
+import { sendTo } from './support/round-robin.js';
+import { ensureRuntimeBuilt, plainEnv, scratchFolder } from './support/workspace.js';
 
 describe('npm run demo', function () {
   this.timeout(120_000);
@@ -114,6 +117,22 @@ describe('npm run demo', function () {
       expect(page.items.map((item) => item.name)).to.deep.equal(['Kettle']);
       // The curl lines it prints name the row the database now holds.
       expect(demo.output()).to.contain(`/v1/products/${page.items[0]!.id}/approval`);
+    });
+
+    it('runs a second process from its folder: npm run build, then npm start on ports of its own', async () => {
+      // The compiled app imports the runtime's build, as an installed one does.
+      ensureRuntimeBuilt();
+      const app = join(scratch!.path, 'product-demo');
+      await run('npm', ['run', 'build'], { cwd: app, env: plainEnv() });
+      const second = replica(app, { DATABASE_URL: db.url });
+      try {
+        await second.start();
+        const list = await sendTo(second.port, { method: 'GET', path: '/v1/products' });
+        const page = JSON.parse(list.text) as { items: { name: string }[] };
+        expect(page.items.map((item) => item.name)).to.deep.equal(['Kettle']);
+      } finally {
+        await second.stop();
+      }
     });
   });
 });

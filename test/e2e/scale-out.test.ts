@@ -94,7 +94,7 @@ for (const { dialect, broker } of setups)
         EVENTS_BROKER_URL: gate.proxied(brokerUrls[broker]),
         ...reader.settings,
       };
-      replicas = await Promise.all([1, 2, 3].map(() => replica(app, env)));
+      replicas = [1, 2, 3].map(() => replica(app, env));
       await Promise.all(replicas.map((r) => r.start()));
       const ports = replicas.map((r) => r.port);
       balancer = await startBalancer(() => ports);

@@ -50,6 +50,7 @@ export async function buildProductApp(
 }
 
 export interface Replica {
+  /** PORT and METRICS_PORT, free ones chosen at the first start and kept across restarts. */
   readonly port: number;
   readonly metricsPort: number;
   /** What the current process printed so far. */
@@ -109,43 +110,73 @@ export async function untilReady(
   throw new Error(`:${port}/health/ready did not answer 200: ${last}`);
 }
 
+/** Ports handed to the processes of this run, so two of them never get the same one. */
+const handedOut = new Set<number>();
+
+/** A free port no process of this run was given yet. */
+async function ownPort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
 /** One process of the app in `app`, with `env` (DATABASE_URL, EVENTS_*...) on free ports. */
-export async function replica(app: string, env: NodeJS.ProcessEnv): Promise<Replica> {
-  const port = await freePort();
-  const metricsPort = await freePort();
+export function replica(app: string, env: NodeJS.ProcessEnv): Replica {
+  let port = 0;
+  let metricsPort = 0;
   let child: ChildProcess | undefined;
   let exited: Promise<number | null> = Promise.resolve(null);
   let running = false;
   let output = '';
+  const launch = async () => {
+    output = '';
+    child = spawn('npm', ['start'], {
+      cwd: app,
+      env: plainEnv({
+        LOG_LEVEL: 'warn',
+        ...env,
+        PORT: String(port),
+        METRICS_PORT: String(metricsPort),
+        MIGRATE_ON_START: 'false',
+      }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    running = true;
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    exited = once(child, 'exit').then(([code]) => {
+      running = false;
+      return code as number | null;
+    });
+    try {
+      await untilReady(port, 30_000, () => running);
+    } catch (error) {
+      throw new Error(`${String(error)}\nthe process printed:\n${output}`);
+    }
+  };
   const self: Replica = {
-    port,
-    metricsPort,
+    get port() {
+      return port;
+    },
+    get metricsPort() {
+      return metricsPort;
+    },
     output: () => output,
     async start() {
-      output = '';
-      child = spawn('npm', ['start'], {
-        cwd: app,
-        env: plainEnv({
-          LOG_LEVEL: 'warn',
-          ...env,
-          PORT: String(port),
-          METRICS_PORT: String(metricsPort),
-          MIGRATE_ON_START: 'false',
-        }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      running = true;
-      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      exited = once(child, 'exit').then(([code]) => {
-        running = false;
-        return code as number | null;
-      });
-      try {
-        await untilReady(port, 30_000, () => running);
-      } catch (error) {
-        throw new Error(`${String(error)}\nthe process printed:\n${output}`);
+      if (port !== 0) return launch(); // a restart keeps its ports: the balancer knows them
+      // A port free a moment ago can be taken by another program before the app binds it.
+      for (let attempt = 1; ; attempt++) {
+        [port, metricsPort] = [await ownPort(), await ownPort()];
+        try {
+          return await launch();
+        } catch (error) {
+          if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+        }
       }
     },
     async terminate() {
