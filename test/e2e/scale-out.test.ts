@@ -8,7 +8,7 @@ import { uniqueName, useDatabase } from '../support/services.js';
 import { brokerUrls, requireBroker, type BrokerName } from '../support/brokers.js';
 import { startCutProxy, type CutProxy } from '../support/cut-proxy.js';
 import { eventReader, type BrokerMessage, type EventReader } from './support/broker-readers.js';
-import { buildProductApp, replica, untilReady, type Replica } from './support/replicas.js';
+import { buildProductApp, replica, type Replica } from './support/replicas.js';
 import {
   SERVED_BY,
   sendTo,
@@ -132,8 +132,9 @@ for (const { dialect, broker } of setups)
       let next = 0;
       let finished = 0;
 
-      // SIGTERM while requests are in flight; the process stays down while requests 80-119 are
-      // sent (the balancer must move them), then comes back for the rest.
+      // SIGTERM once 40 requests are sent, with more in flight; requests from #80 on are sent only
+      // once the process is gone (the balancer must move those it picks for it), and it starts
+      // again once 100 are answered; requests from #120 on wait for it.
       const restart = (async () => {
         await draining.opened;
         const code = await restarted.terminate();
@@ -243,6 +244,13 @@ for (const { dialect, broker } of setups)
         gate!.restore();
       }
       await expectDelivered([...created, ...during]);
-      for (const r of replicas) await untilReady(r.port, 15_000);
+      for (const r of replicas) {
+        const ready = await eventually(
+          () => sendTo(r.port, { method: 'GET', path: '/health/ready' }),
+          (answer) => reported(answer.text, 'broker') === 'up',
+          15_000,
+        );
+        expect(reported(ready.text, 'broker'), ready.text).to.equal('up');
+      }
     });
   });
