@@ -258,10 +258,13 @@ for (const dialect of allDialects) {
       expect(await settled()).to.include({ status: 'dispatched', entity: 'Product' });
       // A crash between commit and dispatch leaves the row pending: the next start delivers it.
       await server!.stop();
-      await db
-        .knex('slicekit_outbox')
-        .where({ name: 'ProductCreated', entity_id: id })
-        .update({ status: 'pending', claim_token: null, available_at: 0, dispatched_at: null });
+      await db.knex('slicekit_outbox').where({ name: 'ProductCreated', entity_id: id }).update({
+        status: 'pending',
+        claim_token: null,
+        available_at: 0,
+        dispatched_at: null,
+        handled_at: null,
+      });
       server = await startServer();
       expect(await settled()).to.include({ status: 'dispatched' });
       expect(Number((await event())?.attempts)).to.equal(2);

@@ -169,6 +169,7 @@ describe('the published form, installed from a local registry', function () {
           '@scarf/scarf': false,
           ...(dialect === 'sqlite' ? { 'better-sqlite3': true } : {}),
           esbuild: false,
+          protobufjs: false,
         });
         expect(manifest.scarfSettings).to.deep.equal({ enabled: false });
         const pending = await step('npm install-scripts ls', npm, ['install-scripts', 'ls']);
