@@ -283,15 +283,22 @@ function saveBaseCopy(
   };
 }
 
+/** The new text of `src/slices/events.ts`, or undefined when the file has it already. */
+export async function appEventsChange(
+  app: AppModel,
+): Promise<{ path: string; text: string } | undefined> {
+  const file = resolve(app.dir, EVENTS_INDEX);
+  const text = await formatFile(appEventsText(app), file);
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return undefined;
+  return { path: EVENTS_INDEX, text };
+}
+
 /** The action rewriting `src/slices/events.ts` once the slice's files are written. */
 export function writeAppEvents(app: AppModel): ActionType {
   return async function writeAppEvents() {
-    const path = resolve(app.dir, EVENTS_INDEX);
-    const text = await formatFile(appEventsText(app), path);
-    if (existsSync(path) && readFileSync(path, 'utf8') === text) {
-      return `[SKIPPED] ${EVENTS_INDEX} (unchanged)`;
-    }
-    writeFileSync(path, text);
+    const change = await appEventsChange(app);
+    if (!change) return `[SKIPPED] ${EVENTS_INDEX} (unchanged)`;
+    writeFileSync(resolve(app.dir, change.path), change.text);
     return EVENTS_INDEX;
   };
 }

@@ -14,8 +14,10 @@ import type { PromptQuestion } from 'node-plop';
 import YAML from 'yaml';
 import { entityActions, isKeptFilesReport } from './actions.js';
 import { loadSpecs, planEntities, specFiles } from './batch.js';
+import { appWidePlan, newSlicePlan } from './dry-run.js';
 import { checkAnswer, checkSpecAnswer, type CheckedPrompt } from './prompt-checks.js';
 import { writeRelationFiles } from './relation-files.js';
+import { sliceBase } from './views/index.js';
 import { hasRelations } from './views/relations.js';
 import { sliceExists, upgradeActions } from '../upgrade/actions.js';
 import { registerHelpers } from '../helpers.js';
@@ -36,7 +38,7 @@ export interface EntityAnswers extends CompactAnswers {
   force?: boolean | string;
   /** Time stamp of a new migration (tests pin it). @default now */
   now?: Date | string;
-  /** Print what an upgrade of an existing slice would do, and write nothing (`--dry-run`). */
+  /** Print every file the run would write (new slices, upgrades, app-wide files), and write nothing (`--dry-run`). */
   dryRun?: boolean | string;
   'dry-run'?: boolean | string;
   /** Write an upgrade that may lose or refuse data (`--accept-data-loss`). @default false */
@@ -253,6 +255,9 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
       // share their names with what the templates read (the resolved plural, table, resource and
       // validate): the model holds them now, so they go.
       for (const key of VIEW_NAMED_KEYS) delete (answers as Record<string, unknown>)[key];
+      const dryRun = truthy(answers.dryRun ?? answers['dry-run']);
+      const force = truthy(answers.force);
+      const relations = app.entities.some(hasRelations);
       const actions = planned
         .flatMap(({ model, specText, now }) =>
           // A slice the app has already is upgraded: a migration with the difference, files merged.
@@ -263,8 +268,8 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
                 app,
                 specText,
                 appDir,
-                force: truthy(answers.force),
-                dryRun: truthy(answers.dryRun ?? answers['dry-run']),
+                force,
+                dryRun,
                 acceptDataLoss: truthy(answers.acceptDataLoss ?? answers['accept-data-loss']),
                 ...(typeof answers.base === 'string' && answers.base
                   ? { baseSpec: answers.base }
@@ -272,21 +277,23 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
                 // Stamped in the run's dependency order, after the migrations it depends on.
                 now,
               })
-            : entityActions({
-                model,
-                app,
-                specText,
-                appDir,
-                force: truthy(answers.force),
-                now,
-                plop,
-              }),
+            : dryRun
+              ? [newSlicePlan({ plop, model, appDir, specText, force, now })]
+              : entityActions({ model, app, specText, appDir, force, now, plop }),
         )
         .concat(
-          // Each slice's relations follow the whole app: written from it after every run.
-          truthy(answers.dryRun ?? answers['dry-run']) || !app.entities.some(hasRelations)
-            ? []
-            : [writeRelationFiles(plop, app)],
+          // Each slice's relations follow the whole app: written from it after every run (a dry
+          // run lists them, with the events index, instead).
+          dryRun
+            ? [
+                appWidePlan(plop, app, {
+                  events: planned.some(({ model }) => sliceBase(model).hasEvents),
+                  relations,
+                }),
+              ]
+            : relations
+              ? [writeRelationFiles(plop, app)]
+              : [],
         );
       // What each slice kept is reported last: a slice that wrote nothing fails the run, and
       // must not stop the others.

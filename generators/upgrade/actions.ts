@@ -109,13 +109,16 @@ export function upgradeActions(options: UpgradeOptions): ActionType[] {
   if (options.dryRun) {
     return [
       async function dryRun() {
-        const { files } = await filePlan(plop, appDir, model, {
+        const { files, theirs } = await filePlan(plop, appDir, model, {
           migrationName,
           specText,
           base,
           force: options.force,
         });
-        return describePlan({ model, base, plan, files, alterName, dryRun: true });
+        const baseCopy = await writeBase(appDir, model.folder, tableSnapshot(model), theirs, {
+          dryRun: true,
+        });
+        return describePlan({ model, base, plan, files, alterName, dryRun: true, baseCopy });
       },
     ];
   }
