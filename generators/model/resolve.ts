@@ -6,6 +6,7 @@ import { didYouMean, EntitySpecError, type SpecProblem } from './errors.js';
 import {
   auditFields,
   constraintProblems,
+  exampleProblems,
   fieldModel,
   idField,
   ownerField,
@@ -73,6 +74,7 @@ function resolveFields(
               : `give a default ${withArticle(field.type)} field can hold`,
         });
     }
+    problems.push(...exampleProblems(path, model));
     fields.push(model);
   }
   return fields;
