@@ -8,7 +8,8 @@ import type { AppModel } from '../model/app.js';
 import type { EntityModel } from '../model/types.js';
 import { BASE_ROOT, tableSnapshot, writeBase } from '../upgrade/base.js';
 import { renderSlice } from '../upgrade/render.js';
-import { appEventsChange, createMigrationName, existingMigration } from './actions.js';
+import { createMigrationName, existingMigration } from './actions.js';
+import { appEventsChange } from './events-index.js';
 import { relationFileChanges } from './relation-files.js';
 
 /** One line of a plan: what happens to `path`, aligned like the upgrade's plan. */

@@ -1,5 +1,6 @@
-// The entity spec: what a spec file (YAML or JSON), the prompts or the bypass arguments describe,
-// and the resolved model the templates are rendered from. docs/entity-spec.md documents each key.
+// The entity spec and its resolved model, in one long file so each spec key sits beside its
+// resolved form: what a spec file, the prompts or the bypass arguments describe, and what the
+// templates render from. docs/entity-spec.md documents each key.
 import { FIELD_KINDS, type FieldKind } from '@slicekit/runtime/fields';
 import type { NameForms } from '../names.js';
 import type { EntityRelations } from './relation-types.js';
