@@ -1,6 +1,6 @@
 // The app generator's answers: their checks, their normalised form and the data the templates see.
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileSpecifier, packageRoot, runtimeFolder } from './paths.js';
 
 export const databases = ['sqlite', 'postgres', 'mysql'] as const;
@@ -18,8 +18,38 @@ export interface AppAnswers {
   install?: boolean;
 }
 
-/** Where generated apps take `slicekit` and `@slicekit/runtime` from. */
-export type DependencySource = 'checkout' | 'registry';
+/**
+ * Where generated apps take `slicekit` and `@slicekit/runtime` from: a checkout, the registry, or
+ * the packed tarballs this slicekit was installed from (absolute paths of the two `.tgz` files).
+ */
+export type DependencySource =
+  'checkout' | 'registry' | { tarballs: { slicekit: string; runtime: string } };
+
+/**
+ * The tarballs both packages were installed from, when npm's lock of the folder slicekit is
+ * installed in says so (`npm install ./slicekit-0.1.0.tgz ./slicekit-runtime-0.1.0.tgz`, or npx
+ * on them): an app then takes them through `file:` paths, since `^0.1.0` is on no registry.
+ */
+export function tarballsOf(root: string): { slicekit: string; runtime: string } | undefined {
+  if (basename(dirname(root)) !== 'node_modules') return undefined;
+  const installRoot = dirname(dirname(root));
+  for (const lock of ['node_modules/.package-lock.json', 'package-lock.json']) {
+    const file = join(installRoot, lock);
+    if (!existsSync(file)) continue;
+    const { packages = {} } = JSON.parse(readFileSync(file, 'utf8')) as {
+      packages?: Record<string, { resolved?: string }>;
+    };
+    const tarball = (name: string) => {
+      const resolved = packages[`node_modules/${name}`]?.resolved;
+      if (!resolved?.startsWith('file:') || !resolved.endsWith('.tgz')) return undefined;
+      const path = resolve(installRoot, resolved.slice('file:'.length));
+      return existsSync(path) ? path : undefined;
+    };
+    const [slicekit, runtime] = [tarball('slicekit'), tarball('@slicekit/runtime')];
+    if (slicekit && runtime) return { slicekit, runtime };
+  }
+  return undefined;
+}
 
 /**
  * `checkout` when `root` is a clone of the slicekit repository (its `runtime/` workspace holds
@@ -29,7 +59,10 @@ export type DependencySource = 'checkout' | 'registry';
  */
 export function dependencySourceOf(root: string): DependencySource {
   const runtimeManifest = join(root, 'runtime', 'package.json');
-  if (!existsSync(runtimeManifest)) return 'registry';
+  if (!existsSync(runtimeManifest)) {
+    const tarballs = tarballsOf(root);
+    return tarballs ? { tarballs } : 'registry';
+  }
   const { name } = JSON.parse(readFileSync(runtimeManifest, 'utf8')) as { name?: string };
   return name === '@slicekit/runtime' ? 'checkout' : 'registry';
 }
@@ -97,6 +130,8 @@ export interface AppTemplateData {
   /** The database's name on a PostgreSQL or MySQL server: the app's name with underscores. */
   databaseName: string;
   install: boolean;
+  /** Where the app takes slicekit's packages from, for its README. */
+  packagesFrom: { checkout?: true; tarballs?: true; registry?: true; version?: string };
   /** `dependencies` of the app's package.json, sorted, as `"name": "range"` pairs. */
   dependencies: { name: string; version: string }[];
   devDependencies: { name: string; version: string }[];
@@ -169,8 +204,17 @@ export function appTemplateData(
   const directory = resolve(cwd, answers.directory?.trim() || name);
   const driver = drivers[database];
   const fromCheckout = source === 'checkout';
-  const runtime = fromCheckout ? fileSpecifier(directory, runtimeFolder) : `^${manifest.version}`;
-  const slicekit = fromCheckout ? fileSpecifier(directory, packageRoot) : `^${manifest.version}`;
+  const tarballs = typeof source === 'object' ? source.tarballs : undefined;
+  const runtime = fromCheckout
+    ? fileSpecifier(directory, runtimeFolder)
+    : tarballs
+      ? fileSpecifier(directory, tarballs.runtime)
+      : `^${manifest.version}`;
+  const slicekit = fromCheckout
+    ? fileSpecifier(directory, packageRoot)
+    : tarballs
+      ? fileSpecifier(directory, tarballs.slicekit)
+      : `^${manifest.version}`;
   const dependencies: Record<string, string> = {
     '@slicekit/runtime': runtime,
     cors: versionOf('cors'),
@@ -237,6 +281,11 @@ export function appTemplateData(
     defaultDatabaseUrl: defaultDatabaseUrl(name, database),
     databaseName: databaseNameOf(name),
     install: answers.install === true,
+    packagesFrom: fromCheckout
+      ? { checkout: true }
+      : tarballs
+        ? { tarballs: true }
+        : { registry: true, version: manifest.version },
     dependencies: sorted(dependencies),
     devDependencies: sorted(devDependencies),
     allowScripts: Object.entries(allowScripts(database, slicekit))

@@ -1,11 +1,12 @@
 // The entity generator's actions: one plop `add` per file of templates/entity/, whose tree reads
 // like the output (`__folder__` stands for {{folder}}). Existing files are kept unless forced.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SlicekitError } from '@slicekit/runtime';
 import type { ActionType, NodePlopAPI } from 'plop';
-import { eventsIndex, savedSpecPath, type AppModel } from '../model/app.js';
+import { savedSpecPath, type AppModel } from '../model/app.js';
+import { writeAppEvents } from './events-index.js';
 import type { EntityModel } from '../model/types.js';
 import { formatFile } from './format.js';
 import { BASE_ROOT, keptInBase, tableSnapshot, writeBase } from '../upgrade/base.js';
@@ -57,26 +58,6 @@ export function existingMigration(appDir: string, table: string): string | undef
     if (match) return match[1];
   }
   return undefined;
-}
-
-const EVENTS_INDEX = 'src/slices/events.ts';
-
-/**
- * The text of `src/slices/events.ts`: `AppEvents`, the events types of every slice of the app
- * model joined. Written whole on each run, so regenerating a slice never repeats an entry.
- */
-export function appEventsText(app: AppModel): string {
-  const entries = eventsIndex(app);
-  const imports = entries.map((e) => `import type { ${e.name} } from '${e.module}';`);
-  const type = entries.length ? entries.map((e) => e.name).join(' & ') : 'Record<never, never>';
-  return [
-    "// Every slice's events by name: the type of the app's event bus (src/events.ts). Written by",
-    "// `npx plop entity` from the events of the slices' entity specs; edit those, not this.",
-    ...imports,
-    '',
-    `export type AppEvents = ${type};`,
-    '',
-  ].join('\n');
 }
 
 export interface EntityActionOptions {
@@ -280,18 +261,5 @@ function saveBaseCopy(
     return changed.length
       ? `${BASE_ROOT}/${model.folder} (base copy of the slice: commit it with the app)`
       : `[SKIPPED] ${BASE_ROOT}/${model.folder} (unchanged)`;
-  };
-}
-
-/** The action rewriting `src/slices/events.ts` once the slice's files are written. */
-export function writeAppEvents(app: AppModel): ActionType {
-  return async function writeAppEvents() {
-    const path = resolve(app.dir, EVENTS_INDEX);
-    const text = await formatFile(appEventsText(app), path);
-    if (existsSync(path) && readFileSync(path, 'utf8') === text) {
-      return `[SKIPPED] ${EVENTS_INDEX} (unchanged)`;
-    }
-    writeFileSync(path, text);
-    return EVENTS_INDEX;
   };
 }

@@ -53,25 +53,53 @@ export function specFiles(
     });
 }
 
-/** Loads each spec with `load`, reporting the problems of every broken one at once. */
-export function loadSpecs<T>(
-  files: readonly string[],
-  load: (file: string) => T,
-): (T & { source: string })[] {
+/** Specs as loaded: the sound ones, those resolved with their broken parts set aside, the error. */
+export interface LoadedSpecs {
+  specs: LoadedSpec[];
+  /** The problems found loading them, reported with those of the checks against the app. */
+  failure?: EntitySpecError;
+}
+
+/**
+ * Loads each spec with `load` (each of `sources`), gathering the problems of every broken one; a
+ * broken spec whose model could be resolved with its broken parts set aside stays in the list,
+ * so its references and the app are checked in the same run (planEntities reports all at once).
+ */
+export function loadSpecs(
+  sources: readonly string[],
+  load: (source: string) => { model: EntityModel; specText: string },
+): LoadedSpecs {
   const problems: SpecProblem[] = [];
   const broken: string[] = [];
-  const loaded = files.flatMap((file) => {
+  let only: EntitySpecError | undefined;
+  const specs = sources.flatMap((source): LoadedSpec[] => {
     try {
-      return [{ ...load(file), source: file }];
+      return [{ ...load(source), source }];
     } catch (error) {
-      if (!(error instanceof EntitySpecError) || files.length === 1) throw error;
-      broken.push(file);
-      problems.push(...error.problems.map((p) => ({ ...p, path: `${file}: ${p.path}` })));
-      return [];
+      if (!(error instanceof EntitySpecError)) throw error;
+      only = error;
+      broken.push(source);
+      const at = (path: string) => (sources.length === 1 ? path : `${source}: ${path}`);
+      problems.push(...error.problems.map((p) => ({ ...p, path: at(p.path) })));
+      return error.partial ? [{ model: error.partial, specText: '', source }] : [];
     }
   });
-  if (problems.length > 0) throw new EntitySpecError(`the specs (${broken.join(', ')})`, problems);
-  return loaded;
+  if (problems.length === 0) return { specs };
+  const failure =
+    sources.length === 1 && only
+      ? only
+      : new EntitySpecError(`the specs (${broken.join(', ')})`, problems);
+  return { specs, failure };
+}
+
+/**
+ * `error`'s problems when it is an EntitySpecError. Anything else is thrown again, or, when the
+ * specs had problems already (a model resolved with broken parts set aside may trip a check it
+ * never reaches when sound), those problems are.
+ */
+function problemsOf(error: unknown, failure?: EntitySpecError): readonly SpecProblem[] {
+  if (error instanceof EntitySpecError) return error.problems;
+  throw failure ?? error;
 }
 
 const SECOND = 1000;
@@ -92,25 +120,53 @@ export function planEntities(
   appDir: string,
   specs: readonly LoadedSpec[],
   now: Date = new Date(),
+  failure?: EntitySpecError,
 ): { app: AppModel; planned: PlannedSpec[] } {
   let app = loadAppModel(appDir);
   const names = new Set<string>();
+  // Every problem is gathered, those found loading the specs first, and reported at once.
+  const problems: SpecProblem[] = [...(failure?.problems ?? [])];
+  let first: EntitySpecError | undefined = failure;
+  const report = (error: unknown, prefix = '') => {
+    first ??= error instanceof EntitySpecError ? error : undefined;
+    const found = problemsOf(error, failure);
+    problems.push(...found.map((p) => ({ ...p, path: `${prefix}${p.path}` })));
+  };
+  const prefix = (spec: LoadedSpec) => (specs.length > 1 ? `${spec.source}: ` : '');
   for (const spec of specs) {
     if (names.has(spec.model.name.pascal)) {
-      throw new EntitySpecError(spec.source, [
-        {
-          path: 'entity',
-          message: `${spec.model.name.pascal} is given by two specs`,
-          fix: 'give each entity once',
-        },
-      ]);
+      report(
+        new EntitySpecError(spec.source, [
+          {
+            path: 'entity',
+            message: `${spec.model.name.pascal} is given by two specs`,
+            fix: 'give each entity once',
+          },
+        ]),
+      );
+      continue;
     }
     names.add(spec.model.name.pascal);
-    checkAgainstApp(app, spec.model, spec.source);
+    try {
+      checkAgainstApp(app, spec.model, spec.source);
+    } catch (error) {
+      report(error, prefix(spec));
+    }
     app = withEntity(app, spec.model);
   }
   const checked = new Map(specs.map((s) => [s.model.name.pascal, s.source]));
-  const resolved = resolveRelations(app.entities, checked);
+  let resolved = app.entities;
+  try {
+    resolved = resolveRelations(app.entities, checked);
+  } catch (error) {
+    report(error);
+  }
+  if (first && problems.length === first.problems.length) throw first;
+  if (first) {
+    const source =
+      specs.length === 1 ? specs[0]!.source : `the specs (${[...checked.values()].join(', ')})`;
+    throw new EntitySpecError(source, problems);
+  }
   app = { ...app, entities: resolved };
   const byName = new Map(resolved.map((e) => [e.name.pascal, e]));
   const ordered = dependencyOrder(specs.map((s) => byName.get(s.model.name.pascal)!));

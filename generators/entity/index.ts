@@ -8,83 +8,25 @@
 //   npx plop entity -- --name Customer --fields "email:string!,displayName:string"
 //        [--plural Customers] [--table crm_customers] [--resource clients] [--validate false]
 //   node-plop: getGenerator('entity').runActions({ specFile, force })
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { NodePlopAPI } from 'plop';
 import type { PromptQuestion } from 'node-plop';
-import YAML from 'yaml';
 import { entityActions, isKeptFilesReport } from './actions.js';
 import { loadSpecs, planEntities, specFiles } from './batch.js';
+import { appWidePlan, newSlicePlan } from './dry-run.js';
 import { checkAnswer, checkSpecAnswer, type CheckedPrompt } from './prompt-checks.js';
 import { writeRelationFiles } from './relation-files.js';
+import { sliceBase } from './views/index.js';
 import { hasRelations } from './views/relations.js';
 import { sliceExists, upgradeActions } from '../upgrade/actions.js';
 import { registerHelpers } from '../helpers.js';
 import { kebabCase, pascalCase, pluralize, snakeCase } from '../names.js';
-import { resolveAnswers, specFromAnswers, type CompactAnswers } from '../model/compact.js';
-import { EntitySpecError } from '../model/errors.js';
-import { loadSpecFile } from '../model/load.js';
-import { savedSpecHeader } from '../model/app.js';
-import type { EntityModel } from '../model/types.js';
+import { COMPACT_KEYS, modelFromAnswers, type EntityAnswers } from './answers.js';
 
-/** What the generator's actions accept (prompt answers, bypass arguments or a program's object). */
-export interface EntityAnswers extends CompactAnswers {
-  /** Path of a YAML or JSON spec file (the `--spec` argument), relative to the working folder. */
-  spec?: string;
-  /** The same, for programs: `runActions({ specFile })`. */
-  specFile?: string;
-  /** Overwrite files that exist. @default false */
-  force?: boolean | string;
-  /** Time stamp of a new migration (tests pin it). @default now */
-  now?: Date | string;
-  /** Print what an upgrade of an existing slice would do, and write nothing (`--dry-run`). */
-  dryRun?: boolean | string;
-  'dry-run'?: boolean | string;
-  /** Write an upgrade that may lose or refuse data (`--accept-data-loss`). @default false */
-  acceptDataLoss?: boolean | string;
-  'accept-data-loss'?: boolean | string;
-  /** The spec an app without base copies was generated from (`--base <file>`). */
-  base?: string;
-}
-
-const COMPACT_KEYS = [
-  'name',
-  'fields',
-  'create',
-  'updates',
-  'actions',
-  'dto',
-  'events',
-  'idempotent',
-  'plural',
-  'table',
-  'resource',
-] as const;
+export { modelFromAnswers, type EntityAnswers };
 
 /** Answers named like a value of the templates' view. */
 const VIEW_NAMED_KEYS = ['plural', 'table', 'resource', 'validate'] as const;
-
-/** The resolved model and the spec text to save, from whichever way the answers came. */
-export function modelFromAnswers(answers: EntityAnswers): { model: EntityModel; specText: string } {
-  const file = answers.specFile || answers.spec;
-  if (file) {
-    const extra = COMPACT_KEYS.filter((k) => typeof answers[k] === 'string' && answers[k] !== '');
-    if (extra.length > 0) {
-      throw new EntitySpecError('the arguments', [
-        {
-          path: extra.map((k) => `--${k}`).join(', '),
-          message: 'given with --spec',
-          fix: 'describe the entity in the spec file or by arguments, not both',
-        },
-      ]);
-    }
-    const path = isAbsolute(file) ? file : resolve(process.cwd(), file);
-    const { model, text } = loadSpecFile(path);
-    return { model, specText: text };
-  }
-  const model = resolveAnswers(answers, 'the spec from the answers');
-  const spec = specFromAnswers(answers, 'the spec from the answers');
-  return { model, specText: savedSpecHeader(model) + YAML.stringify(spec) };
-}
 
 const truthy = (value: unknown): boolean =>
   value === true || (typeof value === 'string' && /^(y|yes|true|t)$/i.test(value));
@@ -242,17 +184,22 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
       // dependency order; app-wide files are written from all of them.
       const source = answers.specFile || answers.spec;
       const files = specFiles(source);
-      const specs =
+      // A broken spec is still checked against the app and the others, so one run reports every
+      // mistake (planEntities throws them all).
+      const { specs, failure } =
         files.length > 1 || (source && files[0] !== resolve(process.cwd(), source))
           ? loadSpecs(files, (file) => modelFromAnswers({ ...answers, specFile: file }))
-          : [{ ...modelFromAnswers(answers), source: source || 'the spec from the answers' }];
+          : loadSpecs([source || 'the spec from the answers'], () => modelFromAnswers(answers));
       const appDir = plop.getDestBasePath();
       const at = answers.now === undefined ? undefined : new Date(answers.now);
-      const { app, planned } = planEntities(appDir, specs, at);
+      const { app, planned } = planEntities(appDir, specs, at, failure);
       // node-plop renders templates with the answers over each action's data, and these answers
       // share their names with what the templates read (the resolved plural, table, resource and
       // validate): the model holds them now, so they go.
       for (const key of VIEW_NAMED_KEYS) delete (answers as Record<string, unknown>)[key];
+      const dryRun = truthy(answers.dryRun ?? answers['dry-run']);
+      const force = truthy(answers.force);
+      const relations = app.entities.some(hasRelations);
       const actions = planned
         .flatMap(({ model, specText, now }) =>
           // A slice the app has already is upgraded: a migration with the difference, files merged.
@@ -263,8 +210,8 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
                 app,
                 specText,
                 appDir,
-                force: truthy(answers.force),
-                dryRun: truthy(answers.dryRun ?? answers['dry-run']),
+                force,
+                dryRun,
                 acceptDataLoss: truthy(answers.acceptDataLoss ?? answers['accept-data-loss']),
                 ...(typeof answers.base === 'string' && answers.base
                   ? { baseSpec: answers.base }
@@ -272,21 +219,23 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
                 // Stamped in the run's dependency order, after the migrations it depends on.
                 now,
               })
-            : entityActions({
-                model,
-                app,
-                specText,
-                appDir,
-                force: truthy(answers.force),
-                now,
-                plop,
-              }),
+            : dryRun
+              ? [newSlicePlan({ plop, model, appDir, specText, force, now })]
+              : entityActions({ model, app, specText, appDir, force, now, plop }),
         )
         .concat(
-          // Each slice's relations follow the whole app: written from it after every run.
-          truthy(answers.dryRun ?? answers['dry-run']) || !app.entities.some(hasRelations)
-            ? []
-            : [writeRelationFiles(plop, app)],
+          // Each slice's relations follow the whole app: written from it after every run (a dry
+          // run lists them, with the events index, instead).
+          dryRun
+            ? [
+                appWidePlan(plop, app, {
+                  events: planned.some(({ model }) => sliceBase(model).hasEvents),
+                  relations,
+                }),
+              ]
+            : relations
+              ? [writeRelationFiles(plop, app)]
+              : [],
         );
       // What each slice kept is reported last: a slice that wrote nothing fails the run, and
       // must not stop the others.

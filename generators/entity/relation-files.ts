@@ -17,16 +17,29 @@ const TEMPLATE = fileURLToPath(
 export const relationsPath = (folder: string, kebab: string): string =>
   `src/slices/${folder}/${kebab}.relations.ts`;
 
+/** The relations files of `app` whose text would change: app-relative path and new text. */
+export async function relationFileChanges(
+  plop: NodePlopAPI,
+  app: AppModel,
+): Promise<{ path: string; text: string }[]> {
+  const template = readFileSync(TEMPLATE, 'utf8');
+  const changes: { path: string; text: string }[] = [];
+  for (const model of app.entities.filter(hasRelations)) {
+    const path = relationsPath(model.folder, model.name.kebab);
+    const file = resolve(app.dir, path);
+    const text = await formatFile(plop.renderString(template, relationsView(model)), file);
+    if (existsSync(file) && readFileSync(file, 'utf8') === text) continue;
+    changes.push({ path, text });
+  }
+  return changes;
+}
+
 /** The action (re)writing the relations file of every slice with relations in `app`. */
 export function writeRelationFiles(plop: NodePlopAPI, app: AppModel): ActionType {
   return async function writeRelationFiles() {
-    const template = readFileSync(TEMPLATE, 'utf8');
     const written: string[] = [];
-    for (const model of app.entities.filter(hasRelations)) {
-      const path = relationsPath(model.folder, model.name.kebab);
+    for (const { path, text } of await relationFileChanges(plop, app)) {
       const file = resolve(app.dir, path);
-      const text = await formatFile(plop.renderString(template, relationsView(model)), file);
-      if (existsSync(file) && readFileSync(file, 'utf8') === text) continue;
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, text);
       written.push(path);

@@ -1,5 +1,6 @@
 // The error a broken entity spec raises: every problem, each with where it is and how to fix it.
 import { SlicekitError } from '@slicekit/runtime';
+import type { EntityModel } from './types.js';
 
 /** One mistake in a spec. */
 export interface SpecProblem {
@@ -17,8 +18,17 @@ export class EntitySpecError extends SlicekitError {
   /** The spec file, or `the prompts` / `the arguments`. */
   readonly source: string;
   readonly problems: readonly SpecProblem[];
+  /**
+   * The model resolved with the broken parts set aside, when one could be: a run checks it
+   * against the app and the other specs too, so one report holds every mistake.
+   */
+  readonly partial?: EntityModel;
 
-  constructor(source: string, reported: readonly SpecProblem[], options?: { cause?: unknown }) {
+  constructor(
+    source: string,
+    reported: readonly SpecProblem[],
+    options?: { cause?: unknown; partial?: EntityModel },
+  ) {
     // Each problem once, however many checks came upon it.
     const problems = reported.filter(
       (p, i) => reported.findIndex((q) => q.path === p.path && q.message === p.message) === i,
@@ -27,9 +37,14 @@ export class EntitySpecError extends SlicekitError {
     const lines = problems.map(
       (p) => `  - ${p.path ? `${p.path}: ` : ''}${p.message}. Fix: ${p.fix}`,
     );
-    super('entity_spec.invalid', `${source} has ${count}:\n${lines.join('\n')}`, options);
+    super(
+      'entity_spec.invalid',
+      `${source} has ${count}:\n${lines.join('\n')}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.source = source;
     this.problems = problems;
+    if (options?.partial) this.partial = options.partial;
   }
 }
 

@@ -141,7 +141,43 @@ export function fieldModel(name: string, spec: FieldSpec): FieldModel {
     ...withKindDefaults(spec),
     ...(spec.description ? { description: spec.description } : {}),
     ...(spec.unique ? { unique: true } : {}),
+    ...(spec.examples ? { examples: spec.examples } : {}),
   };
+}
+
+/**
+ * The problems of a field's `examples`: each must be a value a request may set (its kind, lengths,
+ * pattern, bounds), and a unique field's examples must differ (ignoring case, as MySQL does).
+ */
+export function exampleProblems(path: string, field: FieldModel): SpecProblem[] {
+  const problems: SpecProblem[] = [];
+  const seen = new Set<string>();
+  (field.examples ?? []).forEach((example, i) => {
+    // A request refuses blank text for a required field (schemas.ts), so its examples may not be.
+    const blank = field.required && typeof example === 'string' && !/\S/u.test(example);
+    const why =
+      example === null
+        ? 'null'
+        : (fieldKinds[field.type].problem(example, field) ??
+          (blank ? 'blank for a required field' : undefined));
+    if (why) {
+      problems.push({
+        path: `${path}.examples[${i}]`,
+        message: `${JSON.stringify(example)} is ${why}`,
+        fix: `give examples a request may set for ${field.name.camel}, or fix its rules`,
+      });
+    }
+    const key = typeof example === 'string' ? example.toLowerCase() : JSON.stringify(example);
+    if (field.unique && seen.has(key)) {
+      problems.push({
+        path: `${path}.examples[${i}]`,
+        message: `${JSON.stringify(example)} is given twice for a unique field`,
+        fix: 'give distinct examples (case is ignored)',
+      });
+    }
+    seen.add(key);
+  });
+  return problems;
 }
 
 const CONSTRAINT_KEYS: readonly ConstraintKey[] = [

@@ -6,6 +6,7 @@ import { didYouMean, EntitySpecError, type SpecProblem } from './errors.js';
 import {
   auditFields,
   constraintProblems,
+  exampleProblems,
   fieldModel,
   idField,
   ownerField,
@@ -73,6 +74,7 @@ function resolveFields(
               : `give a default ${withArticle(field.type)} field can hold`,
         });
     }
+    problems.push(...exampleProblems(path, model));
     fields.push(model);
   }
   return fields;
@@ -82,14 +84,13 @@ function resolveFields(
  * The problems of meaning of a spec with structural problems, found with those set aside
  * (structure.ts), so that one round reports every mistake; none when they cannot be set aside.
  */
-function echoFree(input: unknown): SpecProblem[] {
+function echoFree(input: unknown): { problems: SpecProblem[]; partial?: EntityModel } {
   const repaired = withoutStructuralProblems(input);
-  if (!repaired) return [];
+  if (!repaired) return { problems: [] };
   try {
-    resolveSpec(repaired.spec, '');
-    return [];
+    return { problems: [], partial: resolveSpec(repaired.spec, '') };
   } catch (error) {
-    if (!(error instanceof EntitySpecError)) return [];
+    if (!(error instanceof EntitySpecError)) return { problems: [] };
     const echo = (path: string) =>
       repaired.around.some((at) => {
         // A problem at or under the place set aside, or under the field or method holding it.
@@ -98,7 +99,10 @@ function echoFree(input: unknown): SpecProblem[] {
           (p) => p && (path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`)),
         );
       });
-    return error.problems.filter((p) => !echo(p.path));
+    return {
+      problems: error.problems.filter((p) => !echo(p.path)),
+      ...(error.partial ? { partial: error.partial } : {}),
+    };
   }
 }
 
@@ -110,7 +114,10 @@ function echoFree(input: unknown): SpecProblem[] {
  */
 export function resolveSpec(input: unknown, source: string): EntityModel {
   const structural = structuralProblems(input);
-  if (structural.length > 0) throw new EntitySpecError(source, [...structural, ...echoFree(input)]);
+  if (structural.length > 0) {
+    const { problems, partial } = echoFree(input);
+    throw new EntitySpecError(source, [...structural, ...problems], partial ? { partial } : {});
+  }
   const spec = input as EntitySpec;
   const problems: SpecProblem[] = [];
   const entity = nameForms(spec.entity);
@@ -209,13 +216,12 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
       });
     }
   });
-  if (problems.length > 0) throw new EntitySpecError(source, problems);
   for (const field of own) {
     if (field.sequence && !field.sequence.name) {
       field.sequence.name = `${table}_${field.column}`.slice(0, 63);
     }
   }
-  return {
+  const model: EntityModel = {
     name: entity,
     plural,
     table,
@@ -240,4 +246,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     idempotent: spec.idempotent ?? [],
     ...(referenceData ? { referenceData } : {}),
   };
+  // The model is built even so: a run checks it against the app and the other specs as well.
+  if (problems.length > 0) throw new EntitySpecError(source, problems, { partial: model });
+  return model;
 }

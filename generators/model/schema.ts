@@ -136,6 +136,11 @@ export const entitySpecSchema = {
           ...decimalDigits,
           ...constraints,
           description: { type: 'string' },
+          examples: {
+            type: 'array',
+            minItems: 1,
+            fix: 'list sample values the field may hold, e.g. examples: [9780140449136]',
+          },
           renamedFrom: {
             ...camel,
             fix: 'name the field as it was before (camelCase), e.g. renamedFrom: title',

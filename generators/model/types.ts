@@ -1,5 +1,6 @@
-// The entity spec: what a spec file (YAML or JSON), the prompts or the bypass arguments describe,
-// and the resolved model the templates are rendered from. docs/entity-spec.md documents each key.
+// The entity spec and its resolved model, in one long file so each spec key sits beside its
+// resolved form: what a spec file, the prompts or the bypass arguments describe, and what the
+// templates render from. docs/entity-spec.md documents each key.
 import { FIELD_KINDS, type FieldKind } from '@slicekit/runtime/fields';
 import type { NameForms } from '../names.js';
 import type { EntityRelations } from './relation-types.js';
@@ -46,6 +47,8 @@ export interface FieldSpec extends Constraints {
   /** Digits after the point of a `decimal`. @default 2 */
   scale?: number;
   description?: string;
+  /** Sample values for seeds and generated tests, each checked against the field's rules. */
+  examples?: unknown[];
   /** The field's name before, when an upgrade renames its column (docs/evolving-entities.md). */
   renamedFrom?: string;
   /** No two rows may hold the same value: a unique index, and 409 for a duplicate. */
@@ -186,6 +189,8 @@ export interface FieldModel extends Constraints {
   precision?: number;
   scale?: number;
   description?: string;
+  /** The spec's sample values, used by seeds and generated tests before any drawn one. */
+  examples?: unknown[];
   /** No two rows may hold the same value (a unique index; a duplicate is 409). */
   unique?: boolean;
   /** For a `reference` field: what it refers to (the field is `customerId` for `customer`). */

@@ -8,7 +8,8 @@ import type { ActionType, NodePlopAPI } from 'plop';
 import { savedSpecPath, type AppModel } from '../model/app.js';
 import { loadSpecFile } from '../model/load.js';
 import type { EntityModel } from '../model/types.js';
-import { createMigrationName, entityActions, writeAppEvents } from '../entity/actions.js';
+import { createMigrationName, entityActions } from '../entity/actions.js';
+import { writeAppEvents } from '../entity/events-index.js';
 import { sliceBase } from '../entity/views/index.js';
 import { BASE_ROOT, tableSnapshot, writeBase } from './base.js';
 import { DataLossError, UpgradeConflictError } from './errors.js';
@@ -109,13 +110,16 @@ export function upgradeActions(options: UpgradeOptions): ActionType[] {
   if (options.dryRun) {
     return [
       async function dryRun() {
-        const { files } = await filePlan(plop, appDir, model, {
+        const { files, theirs } = await filePlan(plop, appDir, model, {
           migrationName,
           specText,
           base,
           force: options.force,
         });
-        return describePlan({ model, base, plan, files, alterName, dryRun: true });
+        const baseCopy = await writeBase(appDir, model.folder, tableSnapshot(model), theirs, {
+          dryRun: true,
+        });
+        return describePlan({ model, base, plan, files, alterName, dryRun: true, baseCopy });
       },
     ];
   }

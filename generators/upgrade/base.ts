@@ -114,13 +114,17 @@ export async function writeBase(
   folder: string,
   schema: TableSnapshot,
   files: ReadonlyMap<string, string>,
+  options: { dryRun?: boolean } = {},
 ): Promise<string[]> {
   const dir = baseDir(appDir, folder);
   const changed: string[] = [];
+  // A dry run only answers the paths it would write or remove.
   const put = (file: string, text: string) => {
     if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
+    if (!options.dryRun) {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text);
+    }
     changed.push(relative(appDir, file).split('\\').join('/'));
   };
   const schemaFile = join(dir, 'schema.json');
@@ -134,7 +138,7 @@ export async function writeBase(
   }
   for (const file of walk(filesDir)) {
     if (wanted.has(file)) continue;
-    rmSync(file);
+    if (!options.dryRun) rmSync(file);
     changed.push(relative(appDir, file).split('\\').join('/'));
   }
   return changed;

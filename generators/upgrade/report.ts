@@ -33,6 +33,8 @@ export async function describePlan(input: {
   files: readonly FilePlan[];
   alterName: string;
   dryRun: boolean;
+  /** The base copy's files the run renews (.slicekit/). */
+  baseCopy?: readonly string[];
 }): Promise<string> {
   const { model, base, plan, files } = input;
   const out: string[] = [
@@ -46,6 +48,7 @@ export async function describePlan(input: {
     out.push(`  ${WORDS[outcome.kind].padEnd(12)} ${path}${why}`);
   }
   out.push(`  ${files.length - changed.length} file(s) unchanged`);
+  for (const path of input.baseCopy ?? []) out.push(`  ${'base copy'.padEnd(12)} ${path}`);
   if (plan.changes.length === 0) {
     out.push(`Migration: none, the ${model.table} table is unchanged.`);
   } else {

@@ -24,6 +24,7 @@ import {
 const node = process.execPath;
 const currencySpec = fileURLToPath(new URL('./support/currency.yaml', import.meta.url));
 const ticketSpec = fileURLToPath(new URL('./support/ticket.yaml', import.meta.url));
+const bookSpec = fileURLToPath(new URL('./support/book.yaml', import.meta.url));
 
 // Every route the three entities of this path get, as OpenAPI lists them.
 const generatedRoutes = [
@@ -69,6 +70,11 @@ const generatedRoutes = [
   'get /v1/tickets/{id}',
   'put /v1/tickets/{id}',
   'delete /v1/tickets/{id}',
+  'get /v1/books',
+  'post /v1/books',
+  'get /v1/books/{id}',
+  'put /v1/books/{id}',
+  'delete /v1/books/{id}',
 ];
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -154,7 +160,7 @@ for (const dialect of allDialects) {
     });
 
     it('adds entities with reference data, sequences and idempotent writes from spec files', async () => {
-      for (const spec of [currencySpec, ticketSpec]) {
+      for (const spec of [currencySpec, ticketSpec, bookSpec]) {
         await run(node, [bin('plop/bin/plop.js'), 'entity', '--', '--spec', spec], {
           cwd: app,
           env: plainEnv(),
@@ -171,6 +177,14 @@ for (const dialect of allDialects) {
       await run('npm', ['run', 'seed'], { cwd: app, env: env() });
       const [{ count }] = (await db.knex('products').count({ count: '*' })) as [{ count: unknown }];
       expect(Number(count)).to.be.greaterThan(0);
+      // The seed keeps the ISBN's pattern and uniqueness, its first rows the spec's examples.
+      const isbns = (await db.knex('books').orderBy('isbn').pluck('isbn')) as string[];
+      expect(isbns).to.have.length(5);
+      expect(new Set(isbns).size).to.equal(5);
+      for (const isbn of isbns) expect(isbn).to.match(/^[0-9]{13}$/);
+      expect(isbns).to.include.members(['9780140449136', '9780261103573']);
+      const shelves = (await db.knex('books').pluck('shelf')) as string[];
+      for (const shelf of shelves) expect(shelf).to.match(/^[A-Z]{2}-[0-9]{3}$/);
     });
 
     it('applies reference data with the migrations, and adds none when migrating again', async () => {

@@ -128,6 +128,19 @@ describe('app generator', () => {
           expect(formatted, `${file} is not Prettier-formatted`).to.equal(true);
         }
       });
+
+      it("leaves the entity specs a user keeps in specs/ to the user's own style", async () => {
+        const spec = join(directory, 'specs/book.yaml');
+        mkdirSync(dirname(spec), { recursive: true });
+        writeFileSync(
+          spec,
+          'entity: Book\nfields:\n  isbn: {type: string, pattern: "^[0-9]{13}$"}\n',
+        );
+        const ignorePath = join(directory, '.prettierignore');
+        expect((await prettier.getFileInfo(spec, { ignorePath })).ignored).to.equal(true);
+        const src = join(directory, 'src/app.ts');
+        expect((await prettier.getFileInfo(src, { ignorePath })).ignored).to.equal(false);
+      });
     });
   }
 

@@ -12,7 +12,10 @@ import request from 'supertest';
 import { fieldKinds, type FieldKind } from '@slicekit/runtime/fields';
 import { sampleValue } from '../../generators/entity/samples.js';
 import { alignDatesWithStatus } from '../../generators/entity/status-dates.js';
+import { checkSeedRow } from '../../generators/entity/views/seed-check.js';
+import { EntitySpecError } from '../../generators/model/errors.js';
 import { loadSpecFile } from '../../generators/model/load.js';
+import { resolveSpec } from '../../generators/model/resolve.js';
 import { useScratchSlices } from '../support/scratch-slices.js';
 import { describeEachDatabase } from '../support/services.js';
 
@@ -57,6 +60,62 @@ describe('sample values', () => {
     expect(rows('Tag', tag, true)).to.deep.equal(rows('Tag', tag, true));
     const codes = rows('Member', field('code', 'string', { minLength: 2, maxLength: 2 }), true);
     expect(new Set(codes.map((c) => String(c).toLowerCase())).size).to.equal(5);
+  });
+});
+
+describe('samples of a field with a pattern or examples', () => {
+  const isbn = field('isbn', 'string', { maxLength: 13, pattern: '^[0-9]{13}$' });
+  const book = (isbnField: object) => ({
+    entity: 'Book',
+    fields: { isbn: { type: 'string', required: true, unique: true, ...isbnField } },
+  });
+
+  it('match the pattern within maxLength, the same on every run, distinct for a unique field', () => {
+    const values = rows('Book', isbn, true) as string[];
+    for (const value of [...values, ...(rows('Book', isbn) as string[])]) {
+      expect(value).to.match(/^[0-9]{13}$/);
+    }
+    expect(new Set(values).size).to.equal(5);
+    expect(rows('Book', isbn, true)).to.deep.equal(values);
+  });
+
+  it("take the spec's examples first, then draw values none of them repeats", () => {
+    const withExamples = { ...isbn, examples: ['9780140449136', '9780261103573'] };
+    const values = rows('Book', withExamples, true) as string[];
+    expect(values.slice(0, 2)).to.deep.equal(['9780140449136', '9780261103573']);
+    expect(new Set(values).size).to.equal(5);
+    for (const value of values) expect(value).to.match(/^[0-9]{13}$/);
+  });
+
+  it('refuse an example the field would refuse, and a repeated one of a unique field, naming each', () => {
+    const spec = book({
+      maxLength: 13,
+      pattern: '^[0-9]{13}$',
+      examples: ['978014044913X', '9780140449136', '9780140449136'],
+    });
+    let error: unknown;
+    try {
+      resolveSpec(spec, 'book.yaml');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).to.be.instanceOf(EntitySpecError);
+    const problems = (error as EntitySpecError).problems;
+    expect(problems.map((p) => p.path)).to.deep.equal([
+      'fields.isbn.examples[0]',
+      'fields.isbn.examples[2]',
+    ]);
+    expect(problems[0]!.message).to.contain('not matching the pattern');
+    expect(problems[0]!.fix).to.contain('isbn');
+  });
+
+  it('are checked, in a seed row, with the request schema: a refused value names its field', () => {
+    const model = resolveSpec(book({ maxLength: 13, pattern: '^[0-9]{13}$' }), 'book.yaml');
+    expect(() => checkSeedRow(model, new Map([['isbn', '9780140449136']]), 0)).not.to.throw();
+    expect(() => checkSeedRow(model, new Map([['isbn', 'X01']]), 2))
+      .to.throw(EntitySpecError)
+      .with.property('message')
+      .that.contains('fields.isbn');
   });
 });
 

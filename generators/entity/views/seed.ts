@@ -4,6 +4,7 @@ import type { EntityModel, FieldModel } from '../../model/types.js';
 import { referenceValues, sampleValue, stableUuid } from '../samples.js';
 import { alignDatesWithStatus } from '../status-dates.js';
 import type { SliceBase } from './base.js';
+import { checkSeedRow } from './seed-check.js';
 import { columnValue, distinctFields, type Cell, type ColumnValue } from './values.js';
 
 const SEED_ROWS = 5;
@@ -48,6 +49,7 @@ function sampleRow(model: EntityModel, i: number, unique: ReadonlySet<FieldModel
     })),
     row,
   );
+  checkSeedRow(model, row, i);
   return row;
 }
 
