@@ -8,8 +8,6 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import nodePlop from 'node-plop';
-import { registerEntityGenerator } from '../../generators/entity/index.js';
 import {
   startOtlpReceiver,
   type OtlpReceiver,
@@ -17,7 +15,8 @@ import {
 } from '../support/otlp-receiver.js';
 import { allDialects, useDatabase, type Dialect } from '../support/services.js';
 import { freePort, run, serve, type Served } from './support/processes.js';
-import { ensureRuntimeBuilt, plainEnv, repoRoot, scratchFolder } from './support/workspace.js';
+import { generateApp } from '../generators/support/generated-app.js';
+import { ensureRuntimeBuilt, plainEnv, scratchFolder } from './support/workspace.js';
 
 const start = ['--import', './dist/src/instrument.js', 'dist/src/server.js'];
 
@@ -51,20 +50,7 @@ before(async function () {
   this.timeout(180_000);
   scratch = scratchFolder('tracing');
   appDir = join(scratch.path, 'shop');
-  const plop = await nodePlop(join(repoRoot, 'plopfile.ts'), {
-    destBasePath: repoRoot,
-    force: false,
-  });
-  const app = await plop
-    .getGenerator('app')
-    .runActions({ name: 'shop', directory: appDir, database: 'sqlite', install: false });
-  expect(app.failures).to.deep.equal([]);
-  const inApp = await nodePlop(undefined, { destBasePath: appDir, force: false });
-  registerEntityGenerator(inApp);
-  const entity = await inApp
-    .getGenerator('entity')
-    .runActions({ specFile: join(repoRoot, 'docs/examples/product.yaml') });
-  expect(entity.failures).to.deep.equal([]);
+  await generateApp(appDir);
   for (const [file, text] of Object.entries(withoutOpenTelemetry)) {
     writeFileSync(join(appDir, file), text);
   }

@@ -6,16 +6,14 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import type { Express } from 'express';
 import type { Knex } from 'knex';
-import nodePlop from 'node-plop';
 import request from 'supertest';
 import { closeIdempotency } from '@slicekit/runtime/idempotency';
-import { registerEntityGenerator } from '../../generators/entity/index.js';
 import { repoRoot, scratchFolder } from '../e2e/support/workspace.js';
 import { useDatabase, useRedis } from '../support/services.js';
+import { generateApp, importApp } from './support/generated-app.js';
 
 interface AppModules {
   createApp(deps: { knex: Knex; logger: unknown; auth?: object }): Promise<Express>;
@@ -31,47 +29,18 @@ let scratch: ReturnType<typeof scratchFolder>;
 let appDir: string;
 
 /** The app's modules from `dir`, with `env` set while config.ts reads it (once, on import). */
-async function loadApp(dir: string, env: Record<string, string | undefined> = {}) {
-  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
-  const assign = (values: Record<string, string | undefined>) => {
-    for (const [name, value] of Object.entries(values)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  };
-  assign(env);
-  try {
-    const load = (file: string) => import(pathToFileURL(join(dir, file)).href);
-    return {
-      ...((await load('src/app.ts')) as Pick<AppModules, 'createApp'>),
-      ...((await load('src/db.ts')) as Pick<AppModules, 'createKnex' | 'migrate'>),
-      ...((await load('src/logger.ts')) as Pick<AppModules, 'createLogger'>),
-      ...((await load('src/idempotency.ts')) as Pick<AppModules, 'idempotencyHealthCheck'>),
-    } as AppModules;
-  } finally {
-    assign(saved);
-  }
+function loadApp(dir: string, env: Record<string, string | undefined> = {}): Promise<AppModules> {
+  const files = ['src/app.ts', 'src/db.ts', 'src/logger.ts', 'src/idempotency.ts'];
+  return importApp<AppModules>(dir, files, env);
 }
 
 before(async function () {
   this.timeout(60_000);
   scratch = scratchFolder('app-idempotency-store');
   appDir = join(scratch.path, 'desk');
-  const plop = await nodePlop(join(repoRoot, 'plopfile.ts'), {
-    destBasePath: repoRoot,
-    force: false,
-  });
-  const app = await plop
-    .getGenerator('app')
-    .runActions({ name: 'desk', directory: appDir, database: 'sqlite', install: false });
-  expect(app.failures).to.deep.equal([]);
-  const inApp = await nodePlop(undefined, { destBasePath: appDir, force: false });
-  registerEntityGenerator(inApp);
   // Tickets: a create that requires an idempotency key.
-  const entity = await inApp
-    .getGenerator('entity')
-    .runActions({ specFile: join(repoRoot, 'test/e2e/support/ticket.yaml') });
-  expect(entity.failures).to.deep.equal([]);
+  const specFile = join(repoRoot, 'test/e2e/support/ticket.yaml');
+  await generateApp(appDir, { name: 'desk', specFile });
 });
 
 after(() => scratch?.remove());

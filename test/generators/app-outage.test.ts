@@ -4,18 +4,16 @@
 // again by itself once the database answers. Also: a setting the app cannot parse stops it at start.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import type { Express } from 'express';
 import type { Knex } from 'knex';
-import nodePlop from 'node-plop';
 import request from 'supertest';
-import { registerEntityGenerator } from '../../generators/entity/index.js';
-import { repoRoot, scratchFolder } from '../e2e/support/workspace.js';
+import { scratchFolder } from '../e2e/support/workspace.js';
 import { allDialects, useDatabase } from '../support/services.js';
 import { startStallProxy, type StallProxy } from '../support/stall-proxy.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { generateApp, importApp } from './support/generated-app.js';
 
 // Shorter than the defaults (5000 ms), so the suite stays quick; the bound is what is checked.
 const TIMEOUT_MS = 2000;
@@ -54,49 +52,18 @@ interface AppModules {
 let scratch: ReturnType<typeof scratchFolder>;
 let appDir: string;
 let modules: AppModules;
-const saved: Record<string, string | undefined> = {};
 
 before(async function () {
   this.timeout(60_000);
   scratch = scratchFolder('app-outage');
   appDir = join(scratch.path, 'shop');
-  const plop = await nodePlop(join(repoRoot, 'plopfile.ts'), {
-    destBasePath: repoRoot,
-    force: false,
-  });
-  const app = await plop
-    .getGenerator('app')
-    .runActions({ name: 'shop', directory: appDir, database: 'sqlite', install: false });
-  expect(app.failures).to.deep.equal([]);
-  const inApp = await nodePlop(undefined, { destBasePath: appDir, force: false });
-  registerEntityGenerator(inApp);
-  const entity = await inApp
-    .getGenerator('entity')
-    .runActions({ specFile: join(repoRoot, 'docs/examples/product.yaml') });
-  expect(entity.failures).to.deep.equal([]);
+  await generateApp(appDir);
   mkdirSync(join(appDir, 'src/slices/probe'), { recursive: true });
   writeFileSync(join(appDir, 'src/slices/probe/index.ts'), probeSlice);
-
-  // config.ts reads the environment once, when first imported.
-  for (const [name, value] of Object.entries(settings)) {
-    saved[name] = process.env[name];
-    process.env[name] = value;
-  }
-  const load = (file: string) => import(pathToFileURL(join(appDir, file)).href);
-  modules = {
-    ...((await load('src/app.ts')) as Pick<AppModules, 'createApp'>),
-    ...((await load('src/db.ts')) as Pick<AppModules, 'createKnex' | 'migrate'>),
-    ...((await load('src/logger.ts')) as Pick<AppModules, 'createLogger'>),
-  };
+  modules = await importApp(appDir, ['src/app.ts', 'src/db.ts', 'src/logger.ts'], settings);
 });
 
-after(() => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  scratch?.remove();
-});
+after(() => scratch?.remove());
 
 interface Timed {
   status: number;
