@@ -4,7 +4,7 @@
 // a CORS preflight with AUTH_REQUIRED, and real processes drained by SIGTERM.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -17,7 +17,12 @@ import request from 'supertest';
 import { scratchFolder } from '../e2e/support/workspace.js';
 import { allDialects, useDatabase } from '../support/services.js';
 import { startStallProxy, type StallProxy } from '../support/stall-proxy.js';
-import { generateApp, importApp } from './support/generated-app.js';
+import {
+  generateApp,
+  importAppModules,
+  writeSlice,
+  type AppModules,
+} from './support/generated-app.js';
 
 const ORIGIN = 'https://app.example.com';
 // Shorter than the defaults, so a stalled database fails quickly; the health bound is 2000 ms.
@@ -60,13 +65,6 @@ const slice: SliceModule = {
 export default slice;
 `;
 
-interface AppModules {
-  createApp(deps: { knex: Knex; logger: unknown; auth?: object }): Promise<Express>;
-  createKnex(url: string): Knex;
-  migrate(knex: Knex, logger: unknown): Promise<unknown>;
-  createLogger(level: string, destination?: NodeJS.WritableStream): unknown;
-}
-
 let scratch: ReturnType<typeof scratchFolder>;
 let appDir: string;
 let modules: AppModules;
@@ -76,9 +74,8 @@ before(async function () {
   scratch = scratchFolder('app-health');
   appDir = join(scratch.path, 'shop');
   await generateApp(appDir);
-  mkdirSync(join(appDir, 'src/slices/slow'), { recursive: true });
-  writeFileSync(join(appDir, 'src/slices/slow/index.ts'), slowSlice);
-  modules = await importApp(appDir, ['src/app.ts', 'src/db.ts', 'src/logger.ts'], settings);
+  writeSlice(appDir, 'slow', slowSlice);
+  modules = await importAppModules(appDir, settings);
 });
 
 after(() => scratch?.remove());

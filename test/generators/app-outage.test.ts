@@ -12,8 +12,12 @@ import request from 'supertest';
 import { scratchFolder } from '../e2e/support/workspace.js';
 import { allDialects, useDatabase } from '../support/services.js';
 import { startStallProxy, type StallProxy } from '../support/stall-proxy.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { generateApp, importApp } from './support/generated-app.js';
+import {
+  generateApp,
+  importAppModules,
+  writeSlice,
+  type AppModules,
+} from './support/generated-app.js';
 
 // Shorter than the defaults (5000 ms), so the suite stays quick; the bound is what is checked.
 const TIMEOUT_MS = 2000;
@@ -42,13 +46,6 @@ const slice: SliceModule = {
 export default slice;
 `;
 
-interface AppModules {
-  createApp(deps: { knex: Knex; logger: unknown; auth?: object }): Promise<Express>;
-  createKnex(url: string): Knex;
-  migrate(knex: Knex, logger: unknown): Promise<unknown>;
-  createLogger(level: string): unknown;
-}
-
 let scratch: ReturnType<typeof scratchFolder>;
 let appDir: string;
 let modules: AppModules;
@@ -58,9 +55,8 @@ before(async function () {
   scratch = scratchFolder('app-outage');
   appDir = join(scratch.path, 'shop');
   await generateApp(appDir);
-  mkdirSync(join(appDir, 'src/slices/probe'), { recursive: true });
-  writeFileSync(join(appDir, 'src/slices/probe/index.ts'), probeSlice);
-  modules = await importApp(appDir, ['src/app.ts', 'src/db.ts', 'src/logger.ts'], settings);
+  writeSlice(appDir, 'probe', probeSlice);
+  modules = await importAppModules(appDir, settings);
 });
 
 after(() => scratch?.remove());

@@ -1,11 +1,36 @@
 // One generated app for the suites that drive its own modules in process: generated into a
 // scratch folder without installing (Node finds its packages in the checkout), with one entity.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
+import type { Express } from 'express';
+import type { Knex } from 'knex';
 import nodePlop from 'node-plop';
 import { registerEntityGenerator } from '../../../generators/entity/index.js';
 import { repoRoot } from '../../e2e/support/workspace.js';
+
+/** What a suite drives of the app: src/app.ts, src/db.ts and src/logger.ts. */
+export interface AppModules {
+  createApp(deps: { knex: Knex; logger: unknown; auth?: object }): Promise<Express>;
+  createKnex(url: string): Knex;
+  migrate(knex: Knex, logger: unknown): Promise<unknown>;
+  createLogger(level: string, destination?: NodeJS.WritableStream): unknown;
+}
+
+/** The modules of `AppModules`, with `env` set while config.ts reads it. */
+export function importAppModules(
+  directory: string,
+  env: Record<string, string | undefined> = {},
+): Promise<AppModules> {
+  return importApp<AppModules>(directory, ['src/app.ts', 'src/db.ts', 'src/logger.ts'], env);
+}
+
+/** Adds a hand-written slice (`src/slices/<folder>/index.ts`), found at start like the others. */
+export function writeSlice(directory: string, folder: string, source: string): void {
+  mkdirSync(join(directory, 'src/slices', folder), { recursive: true });
+  writeFileSync(join(directory, 'src/slices', folder, 'index.ts'), source);
+}
 
 export interface GenerateOptions {
   /** @default 'shop' */
