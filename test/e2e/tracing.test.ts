@@ -155,6 +155,14 @@ for (const dialect of allDialects) {
       // The statement with its placeholders, never the values bound to them.
       expect(String(insert?.attributes['db.query.text'])).to.not.include('Lamp');
 
+      // The event the create recorded carries the trace on, for a consumer to continue it.
+      const { id } = (await created.json()) as { id: string };
+      const event = (await db.knex('slicekit_outbox').where({ entity_id: id }).first()) as
+        { traceparent: string | null } | undefined;
+      const [, traceId, parentId] = event?.traceparent?.split('-') ?? [];
+      expect(traceId, event?.traceparent ?? 'no traceparent').to.equal(caller.traceId);
+      expect(spans.map((span) => span.spanId)).to.include(parentId);
+
       const ofCaller = (line: LogLine) => line.trace_id === caller.traceId;
       const logged = (await requestLines(server, (lines) => lines.some(ofCaller))).find(ofCaller);
       expect(logged, server.output()).to.include({ span_id: request?.spanId, status: 201 });
