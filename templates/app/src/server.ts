@@ -35,6 +35,23 @@ const knex = createKnex();
 const events = createEventBus(knex, logger);
 let shuttingDown = false;
 
+// A signal before the server listens (a slow migration, an orchestrator giving up on a slow start)
+// lets the start-up step under way finish, so no migration lock is left held, then stops.
+let onSignal = (signal: NodeJS.Signals): void => {
+  logger.info({ signal }, 'stopping before serving, once the start-up step under way ends');
+  shuttingDown = true;
+};
+process.on('SIGINT', (signal) => onSignal(signal));
+process.on('SIGTERM', (signal) => onSignal(signal));
+
+/** Ends a start a signal interrupted: nothing listens yet, so nothing is in flight. */
+async function exitBeforeServing(): Promise<never> {
+  await events.stop();
+  await knex.destroy();
+  await stopTracing();
+  return process.exit(0);
+}
+
 // What /health/ready checks; a dependency the app adds (a shared store, a broker) joins here.
 const database = databaseCheck(knex, { migrations });
 const checks: HealthCheck[] = [database, ...eventHealthChecks(events)];
@@ -53,6 +70,7 @@ if (migrateOnStart) {
 } else {
   void startWhenMigrated();
 }
+if (shuttingDown) await exitBeforeServing();
 
 /**
  * With migrations left to another process or a one-shot job, this one serves at once (unready
@@ -63,9 +81,6 @@ async function startWhenMigrated(): Promise<void> {
   while (!shuttingDown) {
     try {
       await database.check(AbortSignal.timeout(5000));
-      await events.start();
-      if (waiting) logger.info('the database is migrated: events started');
-      return;
     } catch (error) {
       if (!waiting) {
         const reason = downReason(error);
@@ -73,7 +88,18 @@ async function startWhenMigrated(): Promise<void> {
       }
       waiting = true;
       await new Promise((resolve) => setTimeout(resolve, 2000).unref());
+      continue;
     }
+    // Migrated: an outbox or a broker client that cannot start now is a fault to see, not a wait.
+    try {
+      await events.start();
+    } catch (error) {
+      logger.fatal({ err: error }, 'the event outbox cannot start; stopping');
+      await knex.destroy();
+      process.exit(1);
+    }
+    if (waiting) logger.info('the database is migrated: events started');
+    return;
   }
 }
 
@@ -97,6 +123,11 @@ const app = await createApp({
 });
 const idempotencyCheck = idempotencyHealthCheck(app);
 if (idempotencyCheck) checks.push(idempotencyCheck);
+if (shuttingDown) {
+  await closeIdempotency(app);
+  await metrics.close();
+  await exitBeforeServing();
+}
 const server = app.listen(port, (error?: Error) => {
   if (error) {
     logger.fatal({ err: error }, `cannot listen on port ${port}`);
@@ -137,5 +168,4 @@ function shutDown(signal: NodeJS.Signals): void {
     .then(() => stopTracing())
     .finally(() => process.exit(0));
 }
-process.on('SIGINT', shutDown);
-process.on('SIGTERM', shutDown);
+onSignal = shutDown;
