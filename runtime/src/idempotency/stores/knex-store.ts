@@ -128,7 +128,12 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
     return (result as [{ affectedRows: number }])[0].affectedRows;
   }
 
-  /** The races are drawn at the PostgreSQL and MySQL stores' `insertIfAbsent`. */
+  /**
+   * The races are drawn at the PostgreSQL and MySQL stores' `insertIfAbsent`. On MySQL the
+   * INSERT here is plain, so the loser learns of the winner from the primary key's error:
+   *   A: INSERT -> inserts A's placeholder, holding the key's index record lock: A's, no read
+   *   B: INSERT -> waits on that lock, then fails with ER_DUP_ENTRY; SELECT reads A's token
+   */
   protected async insertIfAbsent(key: string, p: NewRecord): Promise<StoredRecord | undefined> {
     const values = [key, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation, p.fingerprint];
     if (this.family === 'postgres') {

@@ -54,7 +54,8 @@ ON DUPLICATE KEY UPDATE storage_key = storage_key`;
     /**
      * Reserve, relying on the primary key, then read: the race it closes is drawn at
      * `MySqlIdempotencyStore.insertIfAbsent`, like those of the statements below. Sent in one
-     * packet (`reserveAndRead`) when the connection allows multiple statements.
+     * packet (`reserveAndRead`) when the connection allows multiple statements (the store's own
+     * pool; the store on the app's Knex uses `insertNew`).
      */
     insert,
     select,
