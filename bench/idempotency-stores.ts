@@ -50,8 +50,8 @@ export const storeKinds: readonly StoreKind[] = [
 ];
 
 /**
- * A Knex instance configured as a generated app's (pool of 10; MySQL connections accept multiple
- * statements), with the key table its migration makes.
+ * A Knex instance configured as a generated app's (pool of 10; MySQL connections accept one
+ * statement per query), with the key table its migration makes.
  */
 async function appKnex(kind: 'postgres_knex' | 'mysql_knex', url: string): Promise<Knex> {
   const knex = knexFactory(
@@ -59,7 +59,7 @@ async function appKnex(kind: 'postgres_knex' | 'mysql_knex', url: string): Promi
       ? { client: 'pg', connection: url, pool: { min: 0, max: 10 } }
       : {
           client: 'mysql2',
-          connection: { uri: url, multipleStatements: true, charset: 'utf8mb4' },
+          connection: { uri: url, charset: 'utf8mb4' },
           pool: { min: 0, max: 10 },
         },
   );

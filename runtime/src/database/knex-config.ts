@@ -59,9 +59,8 @@ const settingsOf: Record<
         charset: 'utf8mb4',
         // Date-times are UTC on the wire, whatever the time zone of the server or this machine.
         timezone: 'Z',
-        // The idempotency store reserves a key with an INSERT and a SELECT sent in one packet: one
-        // round trip instead of two. Every value still travels as a bound parameter.
-        multipleStatements: true,
+        // multipleStatements stays off: a query is one statement, so SQL injected into a query
+        // cannot stack another one after it.
       } satisfies Knex.MySql2ConnectionConfig,
       // DATE columns as their 'YYYY-MM-DD' text: a Date at midnight would be another day wherever
       // the process runs west or east of that midnight. mysql2 takes a list of types here; Knex's

@@ -48,6 +48,16 @@ describe('knexConfig', () => {
       it('lets a migration statement run past it (unboundedStatements)', async () => {
         await unbounded!.raw(sleepOf[dialect]);
       });
+
+      if (dialect === 'mysql') {
+        it('refuses a second statement stacked after the first in one query', async () => {
+          const error = await knex!.raw('select 1; select 2').then(
+            () => undefined,
+            (thrown: unknown) => thrown as { code?: string },
+          );
+          expect(error?.code).to.equal('ER_PARSE_ERROR');
+        });
+      }
     });
   }
 

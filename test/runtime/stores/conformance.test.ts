@@ -1,5 +1,6 @@
 // Runs the exported store conformance suite against every shipped store on the real servers.
 import knexFactory, { type Knex } from 'knex';
+import { knexConfig } from '@slicekit/runtime/database';
 import { describeStoreConformance } from '@slicekit/runtime/testing';
 import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
 import { idempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/knex.js';
@@ -10,21 +11,13 @@ import { RedisIdempotencyStore } from '../../../runtime/src/idempotency/stores/r
 import { useDatabase, useRedis, type DatabaseHandle } from '../../support/services.js';
 
 /**
- * A Knex instance on the suite's database configured as a generated app's (MySQL connections
- * accept multiple statements), the key table made by the app's migration.
+ * A Knex instance on the suite's database configured as a generated app's (`knexConfig`: MySQL
+ * connections accept one statement per query), the key table made by the app's migration.
  */
 function useAppKnex(db: DatabaseHandle): () => Knex {
   let knex: Knex | undefined;
   before(async () => {
-    knex = knexFactory(
-      db.dialect === 'postgres'
-        ? { client: 'pg', connection: db.url, pool: { min: 0, max: 5 } }
-        : {
-            client: 'mysql2',
-            connection: { uri: db.url, multipleStatements: true, charset: 'utf8mb4' },
-            pool: { min: 0, max: 5 },
-          },
-    );
+    knex = knexFactory(knexConfig(db.url, { pool: { max: 5 } }));
     await idempotencyKeysMigration().up(knex);
   });
   after(() => knex?.destroy());

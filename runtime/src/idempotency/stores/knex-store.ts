@@ -48,13 +48,8 @@ function inOrder(sql: string): Statement {
 const ER_LOCK_DEADLOCK = 1213;
 const ER_LOCK_WAIT_TIMEOUT = 1205;
 const ER_BAD_FIELD_ERROR = 1054;
-
-/** True when the Knex instance's MySQL connections accept several statements per query. */
-function allowsMultipleStatements(knex: Knex): boolean {
-  const connection = (knex.client.config as Knex.Config).connection as
-    { multipleStatements?: unknown } | undefined;
-  return typeof connection === 'object' && connection?.multipleStatements === true;
-}
+/** The key is taken: the reserve reads the record that holds it. */
+const ER_DUP_ENTRY = 1062;
 
 /** The database family of `knex`, refusing SQLite, which has no key table. */
 export function keyTableFamily(knex: Knex): 'postgres' | 'mysql' {
@@ -71,11 +66,10 @@ export function keyTableFamily(knex: Knex): 'postgres' | 'mysql' {
 
 export class KnexIdempotencyStore extends RelationalIdempotencyStore {
   private readonly family: 'postgres' | 'mysql';
-  private readonly multi: boolean;
   private readonly sql: Record<
     'reserve' | 'reclaim' | 'complete' | 'release' | 'purge' | 'probe',
     Statement
-  > & { insert?: Statement; select?: Statement };
+  > & { select?: Statement };
 
   constructor(
     private readonly knex: Knex,
@@ -86,7 +80,6 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
     const resolved = resolveRelationalSettings(family, { ...settings, createTable: false });
     super(family, timings, resolved);
     this.family = family;
-    this.multi = family === 'mysql' && allowsMultipleStatements(knex);
     if (family === 'postgres') {
       const s = postgresStatements(resolved.tableName);
       this.sql = {
@@ -100,8 +93,7 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
     } else {
       const s = mysqlStatements(resolved.tableName);
       this.sql = {
-        reserve: inOrder(s.reserveAndRead),
-        insert: inOrder(s.insert),
+        reserve: inOrder(s.insertNew),
         select: inOrder(s.select),
         reclaim: inOrder(s.reclaim),
         complete: inOrder(s.complete),
@@ -136,7 +128,12 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
     return (result as [{ affectedRows: number }])[0].affectedRows;
   }
 
-  /** The races are drawn at the PostgreSQL and MySQL stores' `insertIfAbsent`. */
+  /**
+   * The races are drawn at the PostgreSQL and MySQL stores' `insertIfAbsent`. On MySQL the
+   * INSERT here is plain, so the loser learns of the winner from the primary key's error:
+   *   A: INSERT -> inserts A's placeholder, holding the key's index record lock: A's, no read
+   *   B: INSERT -> waits on that lock, then fails with ER_DUP_ENTRY; SELECT reads A's token
+   */
   protected async insertIfAbsent(key: string, p: NewRecord): Promise<StoredRecord | undefined> {
     const values = [key, p.statusCode, p.createdAtMs, p.expiresAtMs, p.reservation, p.fingerprint];
     if (this.family === 'postgres') {
@@ -145,18 +142,18 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
       const rows = result.rows.map(rowToRecord);
       return rows.find((row) => row.reservation === p.reservation) ?? rows[0];
     }
-    let rows: KeyTableRow[];
-    if (this.multi) {
-      // One packet, one result per statement: the INSERT's header, then the SELECT's rows.
-      const [results] = (await this.raw(this.sql.reserve, [...values, key])) as [
-        [unknown, KeyTableRow[]],
-      ];
-      rows = results[1];
-    } else {
-      // A pool without multiple statements: the read is a second round trip.
-      await this.raw(this.sql.insert!, values);
-      [rows] = (await this.raw(this.sql.select!, [key])) as [KeyTableRow[]];
+    try {
+      // A plain INSERT (no ON DUPLICATE KEY UPDATE) on the primary key: when it succeeds the row
+      // is ours and holds exactly `p`, so a new key costs one round trip and no read.
+      await this.raw(this.sql.reserve, values);
+      return p;
+    } catch (error) {
+      if ((error as { errno?: number }).errno !== ER_DUP_ENTRY) throw error;
     }
+    // The key is taken (a retry, a concurrent request, or an expired or completed record): read
+    // what holds it. The base store decides from it, and takes an expired record over with the
+    // fenced `reclaim`; a record deleted since answers undefined and the claim loop asks again.
+    const [rows] = (await this.raw(this.sql.select!, [key])) as [KeyTableRow[]];
     return rows[0] ? rowToRecord(rows[0]) : undefined;
   }
 

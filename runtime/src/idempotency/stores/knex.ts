@@ -39,8 +39,8 @@ function isKnex(value: unknown): value is Knex {
 /**
  * Registers the idempotency guard on a store kept in the app's own database, through `knex`:
  * every instance of the app on that database shares the keys. The store sends its statements
- * raw through Knex, one round trip each (on MySQL, a reserve is one round trip when the
- * connection config has `multipleStatements: true`, two otherwise), never creates the table
+ * raw through Knex, one round trip each (on MySQL, reserving a key that is already taken adds a
+ * second to read it; no `multipleStatements` needed), never creates the table
  * (run `idempotencyKeysMigration()` among the app's migrations) and never destroys `knex`.
  * Registration rules are the guard's: an explicit store beats the default in either order, the
  * first explicit store wins, and a losing registration's `configure` never runs.

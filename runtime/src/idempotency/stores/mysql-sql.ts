@@ -17,7 +17,8 @@ const COLUMNS =
 export function mysqlStatements(tableName: string) {
   const t = quote(tableName);
   const select = `SELECT ${COLUMNS} FROM ${t} WHERE storage_key = ?`;
-  const insert = `INSERT INTO ${t} (storage_key, ${COLUMNS}) VALUES (?, ?, NULL, '', ?, ?, ?, ?, NULL)
+  const insertNew = `INSERT INTO ${t} (storage_key, ${COLUMNS}) VALUES (?, ?, NULL, '', ?, ?, ?, ?, NULL)`;
+  const insert = `${insertNew}
 ON DUPLICATE KEY UPDATE storage_key = storage_key`;
   return {
     /**
@@ -53,10 +54,16 @@ ON DUPLICATE KEY UPDATE storage_key = storage_key`;
     /**
      * Reserve, relying on the primary key, then read: the race it closes is drawn at
      * `MySqlIdempotencyStore.insertIfAbsent`, like those of the statements below. Sent in one
-     * packet (`reserveAndRead`) when the connection allows multiple statements.
+     * packet (`reserveAndRead`) when the connection allows multiple statements (the store's own
+     * pool; the store on the app's Knex uses `insertNew`).
      */
     insert,
     select,
+    /**
+     * Reserve without a read (the store on the app's Knex): a new key is ours from the INSERT
+     * alone; an existing one fails with ER_DUP_ENTRY and is read with `select`.
+     */
+    insertNew,
     reserveAndRead: `${insert};\n${select}`,
     /** Take over an expired row only if nobody did since we read it (same old token). */
     reclaim: `UPDATE ${t}
