@@ -97,7 +97,7 @@ describeEachDatabase('events relayed to a broker', (db) => {
   const buses: EventBus<TestEvents>[] = [];
   let handled: OutboxEvent[] = [];
 
-  const newBus = (settings: BrokerSettings, publishTimeoutMs = 2000) => {
+  const newBus = (settings: BrokerSettings, publishTimeoutMs = 2000, maxAttempts = 10) => {
     const relay = createBrokerRelay(settings, { publishTimeoutMs });
     const bus = new EventBus<TestEvents>({
       knex: db.knex,
@@ -105,6 +105,7 @@ describeEachDatabase('events relayed to a broker', (db) => {
       pollIntervalMs: 100,
       retryDelayMs: 100,
       maxRelayRetryDelayMs: 300,
+      maxAttempts,
     });
     bus.on('ThingCreated', (event) => {
       handled.push(event);
@@ -253,6 +254,61 @@ describeEachDatabase('events relayed to a broker', (db) => {
         expect(outbox.map((row) => row.attempts)).to.deep.equal([1, 1, 1]);
       } finally {
         failed.close();
+      }
+    });
+
+    it('retries an event NATS refuses (over max_payload) on its own and marks it failed after its attempts, while the events after it are delivered', async () => {
+      const failed = listen(EVENTS_FAILED_CHANNEL);
+      try {
+        const bus = newBus(settings, 2000, 3);
+        await bus.start();
+        await until('the relay to connect', async () => bus.relay?.isConnected());
+        const blob = 'x'.repeat(nc.info!.max_payload + 1024);
+        await db.knex.transaction((trx) =>
+          recordEvents(trx, [
+            { name: 'ThingCreated', payload: { n: 1, blob } },
+            { name: 'ThingCreated', payload: { n: 2 } },
+          ]),
+        );
+        await until('the small event dispatched', async () =>
+          (await rows(db)).some((row) => row.n === 2 && row.status === 'dispatched'),
+        );
+        await until('the big event given up', async () =>
+          (await rows(db)).some((row) => row.n === 1 && row.status === 'failed'),
+        );
+        const outbox = await rows(db);
+        expect(outbox.map((row) => [row.n, row.status, row.attempts])).to.deep.equal([
+          [1, 'failed', 3],
+          [2, 'dispatched', 1],
+        ]);
+        // The subscribers ran once for each; only the small event reached the stream.
+        expect(handled.map((event) => event.eventId)).to.deep.equal(
+          outbox.map((row) => row.event_id),
+        );
+        const ids = (await stored()).map((m) => m.header.get('Nats-Msg-Id'));
+        expect(ids).to.deep.equal([outbox[1]?.event_id]);
+        expect(failed.names).to.deep.equal(['ThingCreated', 'ThingCreated', 'ThingCreated']);
+        expect(bus.relay?.isConnected()).to.equal(true);
+      } finally {
+        failed.close();
+      }
+    });
+
+    it('adds the subjects of EVENTS_SUBJECT_PREFIX to an existing stream that does not take them', async () => {
+      const other = unique().toUpperCase();
+      const prefix = `${unique()}.events`;
+      await jsm.streams.add({ name: other, subjects: [`${unique()}.old.>`] });
+      try {
+        const bus = newBus({ ...settings, stream: other, subjectPrefix: prefix });
+        await bus.start();
+        await recordInTrace(db, [3]);
+        await until('the row dispatched', async () => (await rows(db))[0]?.status === 'dispatched');
+        const info = await jsm.streams.info(other);
+        expect(info.config.subjects).to.include(`${prefix}.>`);
+        expect(info.state.messages).to.equal(1);
+      } finally {
+        await Promise.all(buses.splice(0).map((bus) => bus.stop()));
+        await jsm.streams.delete(other).catch(() => undefined);
       }
     });
 
