@@ -398,6 +398,44 @@ describeEachDatabase('events relayed to a broker', (db) => {
       received = [];
     });
 
+    it('retries an event RabbitMQ nacks on its own and marks it failed after its attempts, while the events after it are delivered', async () => {
+      // A full queue that rejects publishes makes RabbitMQ nack every ThingRefused.
+      const channel = await connection.createChannel();
+      const { queue } = await channel.assertQueue('', {
+        exclusive: true,
+        arguments: { 'x-max-length': 0, 'x-overflow': 'reject-publish' },
+      });
+      await channel.bindQueue(queue, exchange, 'ThingRefused');
+      const failed = listen(EVENTS_FAILED_CHANNEL);
+      try {
+        const bus = newBus(settings, 2000, 3);
+        await bus.start();
+        await until('the relay to connect', async () => bus.relay?.isConnected());
+        await db.knex.transaction((trx) =>
+          recordEvents(trx, [
+            { name: 'ThingRefused', payload: { n: 1 } },
+            { name: 'ThingCreated', payload: { n: 2 } },
+          ]),
+        );
+        await until('the refused event given up', async () =>
+          (await rows(db)).some((row) => row.n === 1 && row.status === 'failed'),
+        );
+        const outbox = await rows(db);
+        expect(outbox.map((row) => [row.n, row.status, row.attempts])).to.deep.equal([
+          [1, 'failed', 3],
+          [2, 'dispatched', 1],
+        ]);
+        await until('the created event', async () =>
+          received.some((m) => m.fields.routingKey === 'ThingCreated'),
+        );
+        expect(failed.names).to.deep.equal(['ThingRefused', 'ThingRefused', 'ThingRefused']);
+        expect(bus.relay?.isConnected()).to.equal(true);
+      } finally {
+        failed.close();
+        await channel.close();
+      }
+    });
+
     it('relays every committed event as a persistent message on the topic exchange, routed by name, its UUID the message_id, confirmed before delivered', async () => {
       const bus = newBus(settings);
       await bus.start();
