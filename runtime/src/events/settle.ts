@@ -129,17 +129,10 @@ export async function settleRefused(
 ) {
   const { error, retryAt, attempts, handledAt } = refusal;
   const message = error.slice(0, 4000);
-  const lastError =
-    retryAt !== null
-      ? handledAt === undefined
-        ? {}
-        : { last_error: null }
-      : {
-          last_error:
-            handledAt === undefined
-              ? knex.raw('coalesce(??, ?)', ['last_error', message])
-              : message,
-        };
+  const keepOrFill = knex.raw('coalesce(??, ?)', ['last_error', message]);
+  let lastError: Record<string, unknown> = {};
+  if (retryAt === null) lastError = { last_error: handledAt === undefined ? keepOrFill : message };
+  else if (handledAt !== undefined) lastError = { last_error: null };
   await knex(table)
     .where({ id, claim_token: token })
     .update({

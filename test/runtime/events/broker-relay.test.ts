@@ -73,6 +73,7 @@ interface Row {
   handled_at: unknown;
   relayed_at: unknown;
   traceparent: string | null;
+  last_error: string | null;
 }
 
 async function rows(db: DatabaseHandle): Promise<Row[]> {
@@ -281,6 +282,7 @@ describeEachDatabase('events relayed to a broker', (db) => {
           [1, 'failed', 3],
           [2, 'dispatched', 1],
         ]);
+        expect(outbox[0]?.last_error).to.match(/max_payload/);
         // The subscribers ran once for each; only the small event reached the stream.
         expect(handled.map((event) => event.eventId)).to.deep.equal(
           outbox.map((row) => row.event_id),
