@@ -4,7 +4,13 @@ import { safeError } from '../logging/safe-error.js';
 import type { OutboxRow } from './claim.js';
 import { retryDelay, type ResolvedEventBusOptions } from './options.js';
 import type { RelayGate } from './relay-gate.js';
-import { settleAwaitingRelay, settleDelivered, settleFailed, settleRelayed } from './settle.js';
+import {
+  settleAwaitingRelay,
+  settleDelivered,
+  settleFailed,
+  settleRefused,
+  settleRelayed,
+} from './settle.js';
 import type { OutboxEvent } from './types.js';
 
 /** How an attempt ended, as counted in a `DispatchSummary`. */
@@ -35,8 +41,9 @@ export function toEvent(row: OutboxRow): OutboxEvent {
 /**
  * One claimed row: its subscribers unless they already ran, then the relay unless the broker
  * already confirmed it, each part recorded on the row as it succeeds. A subscriber failure uses
- * up an attempt (retried with back-off, then `failed`); a broker failure does not: the row stays
- * pending until the broker takes it, however long the outage.
+ * up an attempt (retried with back-off, then `failed`), and so does the broker refusing the
+ * message; a broker outage does not: the row stays pending until the broker takes it, however
+ * long the outage.
  */
 export async function attemptDelivery(
   { options, gate, deliver }: AttemptContext,
@@ -49,10 +56,18 @@ export async function attemptDelivery(
   const needsRelay = gate !== undefined && row.relayed_at === null;
   const handlerError = needsHandlers ? await deliver(event) : undefined;
   const handledAt = needsHandlers && !handlerError ? Date.now() : undefined;
-  const relayedAt = needsRelay ? await gate.publish(event) : undefined;
+  const published = needsRelay ? await gate.publish(event) : undefined;
+  const relayedAt = published && 'relayedAt' in published ? published.relayedAt : undefined;
+  const refused = published && 'refused' in published ? { error: published.refused } : undefined;
   const relayDone = !needsRelay || relayedAt !== undefined;
 
   if (!handlerError) {
+    if (refused) {
+      return refusedByBroker(options, event, token, refused.error, {
+        needsHandlers,
+        handledAt,
+      });
+    }
     if (!relayDone) {
       await settleAwaitingRelay(knex, table, event.id, token, {
         handledAt,
@@ -81,7 +96,8 @@ export async function attemptDelivery(
     return 'retried';
   }
   logger?.error(context, `events: ${event.name} failed ${event.attempt} times, giving up`);
-  if (relayDone) {
+  // A broker that refused the event is given up on with the subscribers.
+  if (relayDone || refused) {
     await settleFailed(knex, table, event.id, token, message, null, { relayedAt });
     return 'failed';
   }
@@ -91,4 +107,38 @@ export async function attemptDelivery(
     error: message,
   });
   return 'awaitingBroker';
+}
+
+/**
+ * The connected broker refused this event (too large, nacked, a stream error for it): that row
+ * alone is retried with back-off, the refusal using up an attempt, and ends `failed` after
+ * `maxAttempts`; the events after it keep flowing.
+ */
+async function refusedByBroker(
+  options: ResolvedEventBusOptions,
+  event: OutboxEvent,
+  token: string,
+  refusal: unknown,
+  { needsHandlers, handledAt }: { needsHandlers: boolean; handledAt: number | undefined },
+): Promise<Outcome> {
+  const { knex, table, maxAttempts, logger } = options;
+  // The claim counted this attempt for a row whose subscribers ran in it; not for the others.
+  const attempts = needsHandlers ? event.attempt : event.attempt + 1;
+  const error = refusal instanceof Error ? refusal.message : String(refusal);
+  const context = {
+    err: safeError(refusal),
+    eventId: event.id,
+    messageId: event.eventId,
+    event: event.name,
+    attempt: attempts,
+  };
+  if (attempts < maxAttempts) {
+    const retryAt = Date.now() + retryDelay(options, attempts);
+    await settleRefused(knex, table, event.id, token, { error, retryAt, attempts, handledAt });
+    logger?.warn({ ...context, retryAt }, `events: the broker refused ${event.name}, will retry`);
+    return 'retried';
+  }
+  await settleRefused(knex, table, event.id, token, { error, retryAt: null, attempts, handledAt });
+  logger?.error(context, `events: the broker refused ${event.name} ${attempts} times, giving up`);
+  return 'failed';
 }

@@ -20,11 +20,11 @@ export type EventHandler<Name extends string = string, Payload = unknown> = (
 export interface DispatchSummary {
   /** Events every subscriber accepted. */
   delivered: number;
-  /** Events a subscriber threw on, scheduled for another attempt. */
+  /** Events a subscriber threw on or the broker refused, scheduled for another attempt. */
   retried: number;
   /** Events that used their last attempt and are now `failed`. */
   failed: number;
-  /** Events left pending for the broker (it is down or refused them), attempts not used up. */
+  /** Events left pending for the broker (it is out), attempts not used up. */
   awaitingBroker: number;
 }
 

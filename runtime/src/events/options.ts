@@ -11,7 +11,10 @@ export interface EventBusOptions {
   table?: string;
   /** Where deliveries, retries and give-ups are logged. @default undefined (silent) */
   logger?: EventsLogger;
-  /** Deliveries tried before an event is marked `failed`. @default 10 */
+  /**
+   * Deliveries tried before an event is marked `failed`: each subscriber failure, and each time
+   * the broker refuses the message (never a broker outage), uses one up. @default 10
+   */
   maxAttempts?: number;
   /** Delay before the first retry; doubles after each failed attempt. @default 1000 */
   retryDelayMs?: number;

@@ -22,8 +22,23 @@ export interface RelayMessage {
 }
 
 /**
+ * Thrown by a relay's `publish` when the broker, reachable, refused this one message (too large, a
+ * nack, a stream error for it). The bus retries that event alone with its own back-off and counts
+ * it against `maxAttempts`; any other rejection is taken as the broker being out, and pauses
+ * every publish without using up attempts.
+ */
+export class EventRefusedError extends Error {
+  override name = 'EventRefusedError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/**
  * A connection to a broker the bus relays every event to. `publish` resolves only once the broker
- * has confirmed the message (stored it); a rejection leaves the event pending for a later try.
+ * has confirmed the message (stored it); a rejection leaves the event pending for a later try
+ * (`EventRefusedError` for a refusal of that message alone, anything else for an outage).
  */
 export interface EventRelay {
   /** `nats` or `amqp`: for logs and the health report. */
@@ -33,7 +48,10 @@ export interface EventRelay {
    * so this never rejects for it, and connects (and declares the stream or exchange) when it can.
    */
   start(): Promise<void>;
-  /** Publishes and waits for the broker's confirmation; rejects at once while disconnected. */
+  /**
+   * Publishes and waits for the broker's confirmation; rejects at once while disconnected, and
+   * with `EventRefusedError` when the broker refuses this message while the connection is fine.
+   */
   publish(message: RelayMessage): Promise<void>;
   /** True while connected and ready to publish. */
   isConnected(): boolean;

@@ -107,3 +107,40 @@ export async function settleFailed(
       ...marks(done),
     });
 }
+
+/**
+ * Settles a claimed row whose event the broker refused: due again at `retryAt`, or `failed` when
+ * `retryAt` is null, with its attempts (a refusal uses one up) stored. `last_error` tells
+ * `settleRelayed` whether the subscribers gave up, so a refusal only writes it when the row ends
+ * failed, and then keeps the subscribers' error if they had given up before.
+ */
+export async function settleRefused(
+  knex: Knex,
+  table: string,
+  id: number,
+  token: string,
+  refusal: {
+    error: string;
+    retryAt: number | null;
+    attempts: number;
+    /** The subscribers returned in this attempt, at this time: an earlier error of theirs goes. */
+    handledAt?: number;
+  },
+) {
+  const { error, retryAt, attempts, handledAt } = refusal;
+  const message = error.slice(0, 4000);
+  const keepOrFill = knex.raw('coalesce(??, ?)', ['last_error', message]);
+  let lastError: Record<string, unknown> = {};
+  if (retryAt === null) lastError = { last_error: handledAt === undefined ? keepOrFill : message };
+  else if (handledAt !== undefined) lastError = { last_error: null };
+  await knex(table)
+    .where({ id, claim_token: token })
+    .update({
+      status: retryAt === null ? OutboxStatus.Failed : OutboxStatus.Pending,
+      available_at: retryAt ?? Date.now(),
+      claim_token: null,
+      attempts,
+      ...lastError,
+      ...marks({ handledAt }),
+    });
+}

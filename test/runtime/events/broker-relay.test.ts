@@ -73,6 +73,7 @@ interface Row {
   handled_at: unknown;
   relayed_at: unknown;
   traceparent: string | null;
+  last_error: string | null;
 }
 
 async function rows(db: DatabaseHandle): Promise<Row[]> {
@@ -97,7 +98,7 @@ describeEachDatabase('events relayed to a broker', (db) => {
   const buses: EventBus<TestEvents>[] = [];
   let handled: OutboxEvent[] = [];
 
-  const newBus = (settings: BrokerSettings, publishTimeoutMs = 2000) => {
+  const newBus = (settings: BrokerSettings, publishTimeoutMs = 2000, maxAttempts = 10) => {
     const relay = createBrokerRelay(settings, { publishTimeoutMs });
     const bus = new EventBus<TestEvents>({
       knex: db.knex,
@@ -105,6 +106,7 @@ describeEachDatabase('events relayed to a broker', (db) => {
       pollIntervalMs: 100,
       retryDelayMs: 100,
       maxRelayRetryDelayMs: 300,
+      maxAttempts,
     });
     bus.on('ThingCreated', (event) => {
       handled.push(event);
@@ -256,6 +258,62 @@ describeEachDatabase('events relayed to a broker', (db) => {
       }
     });
 
+    it('retries an event NATS refuses (over max_payload) on its own and marks it failed after its attempts, while the events after it are delivered', async () => {
+      const failed = listen(EVENTS_FAILED_CHANNEL);
+      try {
+        const bus = newBus(settings, 2000, 3);
+        await bus.start();
+        await until('the relay to connect', async () => bus.relay?.isConnected());
+        const blob = 'x'.repeat(nc.info!.max_payload + 1024);
+        await db.knex.transaction((trx) =>
+          recordEvents(trx, [
+            { name: 'ThingCreated', payload: { n: 1, blob } },
+            { name: 'ThingCreated', payload: { n: 2 } },
+          ]),
+        );
+        await until('the small event dispatched', async () =>
+          (await rows(db)).some((row) => row.n === 2 && row.status === 'dispatched'),
+        );
+        await until('the big event given up', async () =>
+          (await rows(db)).some((row) => row.n === 1 && row.status === 'failed'),
+        );
+        const outbox = await rows(db);
+        expect(outbox.map((row) => [row.n, row.status, row.attempts])).to.deep.equal([
+          [1, 'failed', 3],
+          [2, 'dispatched', 1],
+        ]);
+        expect(outbox[0]?.last_error).to.match(/max_payload/);
+        // The subscribers ran once for each; only the small event reached the stream.
+        expect(handled.map((event) => event.eventId)).to.deep.equal(
+          outbox.map((row) => row.event_id),
+        );
+        const ids = (await stored()).map((m) => m.header.get('Nats-Msg-Id'));
+        expect(ids).to.deep.equal([outbox[1]?.event_id]);
+        expect(failed.names).to.deep.equal(['ThingCreated', 'ThingCreated', 'ThingCreated']);
+        expect(bus.relay?.isConnected()).to.equal(true);
+      } finally {
+        failed.close();
+      }
+    });
+
+    it('adds the subjects of EVENTS_SUBJECT_PREFIX to an existing stream that does not take them', async () => {
+      const other = unique().toUpperCase();
+      const prefix = `${unique()}.events`;
+      await jsm.streams.add({ name: other, subjects: [`${unique()}.old.>`] });
+      try {
+        const bus = newBus({ ...settings, stream: other, subjectPrefix: prefix });
+        await bus.start();
+        await recordInTrace(db, [3]);
+        await until('the row dispatched', async () => (await rows(db))[0]?.status === 'dispatched');
+        const info = await jsm.streams.info(other);
+        expect(info.config.subjects).to.include(`${prefix}.>`);
+        expect(info.state.messages).to.equal(1);
+      } finally {
+        await Promise.all(buses.splice(0).map((bus) => bus.stop()));
+        await jsm.streams.delete(other).catch(() => undefined);
+      }
+    });
+
     it('gives an event recorded without an id (before the migration) a UUID when first claimed, and relays it under that id', async () => {
       const now = Date.now();
       // As the previous version wrote it, with no event_id nor traceparent.
@@ -340,6 +398,44 @@ describeEachDatabase('events relayed to a broker', (db) => {
 
     afterEach(() => {
       received = [];
+    });
+
+    it('retries an event RabbitMQ nacks on its own and marks it failed after its attempts, while the events after it are delivered', async () => {
+      // A full queue that rejects publishes makes RabbitMQ nack every ThingRefused.
+      const channel = await connection.createChannel();
+      const { queue } = await channel.assertQueue('', {
+        exclusive: true,
+        arguments: { 'x-max-length': 0, 'x-overflow': 'reject-publish' },
+      });
+      await channel.bindQueue(queue, exchange, 'ThingRefused');
+      const failed = listen(EVENTS_FAILED_CHANNEL);
+      try {
+        const bus = newBus(settings, 2000, 3);
+        await bus.start();
+        await until('the relay to connect', async () => bus.relay?.isConnected());
+        await db.knex.transaction((trx) =>
+          recordEvents(trx, [
+            { name: 'ThingRefused', payload: { n: 1 } },
+            { name: 'ThingCreated', payload: { n: 2 } },
+          ]),
+        );
+        await until('the refused event given up', async () =>
+          (await rows(db)).some((row) => row.n === 1 && row.status === 'failed'),
+        );
+        const outbox = await rows(db);
+        expect(outbox.map((row) => [row.n, row.status, row.attempts])).to.deep.equal([
+          [1, 'failed', 3],
+          [2, 'dispatched', 1],
+        ]);
+        await until('the created event', async () =>
+          received.some((m) => m.fields.routingKey === 'ThingCreated'),
+        );
+        expect(failed.names).to.deep.equal(['ThingRefused', 'ThingRefused', 'ThingRefused']);
+        expect(bus.relay?.isConnected()).to.equal(true);
+      } finally {
+        failed.close();
+        await channel.close();
+      }
     });
 
     it('relays every committed event as a persistent message on the topic exchange, routed by name, its UUID the message_id, confirmed before delivered', async () => {

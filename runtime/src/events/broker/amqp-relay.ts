@@ -2,7 +2,7 @@
 // persistent, its UUID as `message_id`, confirmed by the broker (a confirm channel).
 import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { safeError } from '../../logging/safe-error.js';
-import type { EventRelay, RelayMessage } from '../relay.js';
+import { EventRefusedError, type EventRelay, type RelayMessage } from '../relay.js';
 import { pause } from './recent-ids.js';
 import {
   brokerDefaults,
@@ -126,8 +126,12 @@ export class AmqpRelay implements EventRelay {
           },
           (error: unknown) => {
             clearTimeout(timer);
-            if (error) reject(error instanceof Error ? error : new Error('RabbitMQ refused it'));
-            else resolve();
+            if (!error) resolve();
+            // A nack: RabbitMQ refused this message alone. The channel closing also fails the
+            // callbacks in flight, and that is an outage.
+            else if (error instanceof Error && error.message === 'message nacked') {
+              reject(new EventRefusedError('RabbitMQ refused the event (nack)', { cause: error }));
+            } else reject(error instanceof Error ? error : new Error('RabbitMQ refused it'));
           },
         );
       } catch (error) {

@@ -9,7 +9,7 @@ import {
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { safeError } from '../../logging/safe-error.js';
-import type { EventRelay, RelayMessage } from '../relay.js';
+import { EventRefusedError, type EventRelay, type RelayMessage } from '../relay.js';
 import { pause } from './recent-ids.js';
 import {
   brokerDefaults,
@@ -29,16 +29,37 @@ export function natsConnectOptions(url: string) {
   };
 }
 
-/** Creates the stream taking `<prefix>.>` unless a stream of that name exists. */
+/** True when NATS subject filter `filter` matches every subject under `subject` (`a.b.>`). */
+export function filterCovers(filter: string, subject: string): boolean {
+  const f = filter.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < f.length; i += 1) {
+    if (f[i] === '>') return true;
+    if (i >= s.length || s[i] === '>') return false;
+    if (f[i] !== '*' && f[i] !== s[i]) return false;
+  }
+  return f.length === s.length;
+}
+
+/**
+ * Creates the stream taking `<prefix>.>` unless a stream of that name exists; an existing stream
+ * that does not take `<prefix>.>` (EVENTS_SUBJECT_PREFIX changed) gets it added to its subjects,
+ * since every publish would otherwise find no stream. Rejects when the update is refused (another
+ * stream already takes those subjects): the relay then stays not ready and logs why.
+ */
 export async function ensureStream(nc: NatsConnection, stream: string, prefix: string) {
   const jsm = await jetstreamManager(nc);
+  const wanted = `${prefix}.>`;
   try {
-    await jsm.streams.info(stream);
+    const { config } = await jsm.streams.info(stream);
+    const subjects = config.subjects ?? [];
+    if (subjects.some((filter) => filterCovers(filter, wanted))) return;
+    await jsm.streams.update(stream, { ...config, subjects: [...subjects, wanted] });
   } catch (error) {
     const missing =
       error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound;
     if (!missing) throw error;
-    await jsm.streams.add({ name: stream, subjects: [`${prefix}.>`] });
+    await jsm.streams.add({ name: stream, subjects: [wanted] });
   }
 }
 
@@ -158,9 +179,18 @@ export class NatsRelay implements EventRelay {
       });
     } catch (error) {
       // No stream takes the subject any more (deleted while connected): set it up again.
-      if (this.ready && (error as { name?: string }).name === 'NoRespondersError') {
+      const name = (error as { name?: string }).name;
+      if (this.ready && name === 'NoRespondersError') {
         this.ready = false;
         void this.prepare();
+      }
+      // Over max_payload (the client checks it before sending), or the stream answering with an
+      // error for this message: the connection is fine, only this event is refused. Timeouts,
+      // no responders and closed connections are outages and stay as they are.
+      if (name === 'InvalidArgumentError' || error instanceof JetStreamApiError) {
+        throw new EventRefusedError(`NATS refused the event: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
       throw error;
     }
