@@ -14,11 +14,16 @@ import { resolveScope } from './scope.js';
 import type { CachedResponse, IdempotentKeyInfo, KeyCheckResult } from './store.js';
 import { synchronousStore } from './stores/memory.js';
 
-/** Where each decision is published for metrics (`slicekit:idempotency`, `{ outcome }`). */
-const outcomes = channel('slicekit:idempotency');
+/** What the guard decided for one request. */
+export type IdempotencyOutcome = 'new' | 'replayed' | 'conflict' | 'key_reused';
+
+/** Where each decision is published with `{ outcome }`, for metrics. */
+export const IDEMPOTENCY_CHANNEL = 'slicekit:idempotency';
+
+const outcomes = channel(IDEMPOTENCY_CHANNEL);
 
 /** Publishes a decision, only while someone listens: nothing is built when metrics are off. */
-function publishOutcome(outcome: 'new' | 'replayed' | 'conflict' | 'key_reused'): void {
+function publishOutcome(outcome: IdempotencyOutcome): void {
   if (outcomes.hasSubscribers) outcomes.publish({ outcome });
 }
 

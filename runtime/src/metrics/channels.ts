@@ -2,20 +2,14 @@
 // (the HTTP middleware, the idempotency guard, the broker relay) depend only on node:diagnostics_channel,
 // never on prom-client, and publish only while someone listens.
 
-/** `{ outcome }`, once per guarded request, published by the idempotency guard. */
-export const IDEMPOTENCY_CHANNEL = 'slicekit:idempotency';
+import type { IdempotencyOutcome } from '../idempotency/guard.js';
 
-/** `{ name }`: an event the broker confirmed. */
-export const EVENTS_PUBLISHED_CHANNEL = 'slicekit:events:published';
-
-/** `{ name }`: a publish the broker refused, or that failed. */
-export const EVENTS_FAILED_CHANNEL = 'slicekit:events:failed';
+// Each publisher names its own channel; only the names are imported here.
+export { EVENTS_FAILED_CHANNEL, EVENTS_PUBLISHED_CHANNEL } from '../events/relay.js';
+export { IDEMPOTENCY_CHANNEL, type IdempotencyOutcome } from '../idempotency/guard.js';
 
 /** `HttpRequestMessage`, once per finished response, published by `httpMetrics()`. */
 export const HTTP_REQUEST_CHANNEL = 'slicekit:http:request';
-
-/** What the idempotency guard decided for one request. */
-export type IdempotencyOutcome = 'new' | 'replayed' | 'conflict' | 'key_reused';
 
 export interface IdempotencyMessage {
   outcome: IdempotencyOutcome;
