@@ -115,6 +115,32 @@ describeEachDatabase('events relayed to a broker', (db) => {
     return bus;
   };
 
+  /**
+   * A bus relaying to `settings.url` through a proxy that then goes silent: an event recorded
+   * meanwhile is published without the broker's confirmation and its row stays pending. Returns
+   * the proxy, still stalled, for the test to resume and close.
+   */
+  const unconfirmedPublish = async (settings: BrokerSettings): Promise<StallProxy> => {
+    const stall = await startStallProxy(settings.url);
+    const bus = newBus({ ...settings, url: stall.proxied(settings.url) }, 400);
+    await bus.start();
+    await until('the relay to connect', async () => bus.relay?.isConnected());
+    const failed = listen(EVENTS_FAILED_CHANNEL);
+    try {
+      stall.stall();
+      await recordInTrace(db, [7]);
+      await until('the unconfirmed publish', async () => failed.names.length > 0);
+      const [row] = await rows(db);
+      expect([row?.status, row?.relayed_at]).to.deep.equal(['pending', null]);
+      return stall;
+    } catch (error) {
+      await stall.close();
+      throw error;
+    } finally {
+      failed.close();
+    }
+  };
+
   before(async () => {
     await outboxMigration().up(db.knex);
     // Idempotent on a table created now; the migration an existing app runs.
@@ -337,21 +363,8 @@ describeEachDatabase('events relayed to a broker', (db) => {
     });
 
     it('counts nothing delivered before the PubAck, and JetStream drops the retried copy by its Nats-Msg-Id', async () => {
-      const stall: StallProxy = await startStallProxy(brokerUrls.nats);
+      const stall = await unconfirmedPublish({ ...settings, url: brokerUrls.nats });
       try {
-        const bus = newBus({ ...settings, url: stall.proxied(brokerUrls.nats) }, 400);
-        await bus.start();
-        await until('the relay to connect', async () => bus.relay?.isConnected());
-        const failed = listen(EVENTS_FAILED_CHANNEL);
-        try {
-          stall.stall();
-          await recordInTrace(db, [7]);
-          await until('the unconfirmed publish', async () => failed.names.length > 0);
-          const [row] = await rows(db);
-          expect([row?.status, row?.relayed_at]).to.deep.equal(['pending', null]);
-        } finally {
-          failed.close();
-        }
         // The held publish reaches the stream now, and the relay publishes the event again.
         stall.resume();
         await until('the row dispatched', async () => (await rows(db))[0]?.status === 'dispatched');
@@ -471,21 +484,8 @@ describeEachDatabase('events relayed to a broker', (db) => {
     });
 
     it('counts nothing delivered before the publisher confirm; a copy published again carries the same message_id', async () => {
-      const stall = await startStallProxy(brokerUrls.amqp);
+      const stall = await unconfirmedPublish({ ...settings, url: brokerUrls.amqp });
       try {
-        const bus = newBus({ ...settings, url: stall.proxied(brokerUrls.amqp) }, 400);
-        await bus.start();
-        await until('the relay to connect', async () => bus.relay?.isConnected());
-        const failed = listen(EVENTS_FAILED_CHANNEL);
-        try {
-          stall.stall();
-          await recordInTrace(db, [7]);
-          await until('the unconfirmed publish', async () => failed.names.length > 0);
-          const [row] = await rows(db);
-          expect([row?.status, row?.relayed_at]).to.deep.equal(['pending', null]);
-        } finally {
-          failed.close();
-        }
         stall.resume();
         await until('the row dispatched', async () => (await rows(db))[0]?.status === 'dispatched');
         // The held copy and the one published again (more if a retry was held too): one id.
