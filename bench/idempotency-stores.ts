@@ -1,5 +1,5 @@
 // Store part of the idempotency benchmark: guarded-route throughput on PostgreSQL, MySQL and
-// Redis (the PostgreSQL and MySQL stores both on pools of their own and on the app's Knex) beside
+// Redis (the PostgreSQL and MySQL store on the app's Knex instance) beside
 // the unguarded route in the same run, and store round trips per operation counted
 // on the wire (through a TCP proxy that counts request bursts). Runs alone
 // (`node --import tsx bench/idempotency-stores.ts`) or from bench/idempotency.ts, which adds its
@@ -16,8 +16,6 @@ import pg from 'pg';
 import { createClient } from 'redis';
 import type { IdempotencyKeyStore, StoreTimings } from '../runtime/src/idempotency/store.js';
 import { KnexIdempotencyStore } from '../runtime/src/idempotency/stores/knex-store.js';
-import { MySqlIdempotencyStore } from '../runtime/src/idempotency/stores/mysql-store.js';
-import { PostgresIdempotencyStore } from '../runtime/src/idempotency/stores/postgres-store.js';
 import { RedisIdempotencyStore } from '../runtime/src/idempotency/stores/redis-store.js';
 import { conformanceKeyInfo } from '../runtime/src/testing/index.js';
 import { loadPair } from './paired.js';
@@ -34,28 +32,18 @@ import {
   addIdempotencyWithKnexStore,
   idempotencyKeysMigration,
 } from '../runtime/src/idempotency/stores/knex.js';
-import { addIdempotencyWithMySqlStore } from '../runtime/src/idempotency/stores/mysql.js';
-import { addIdempotencyWithPostgresStore } from '../runtime/src/idempotency/stores/postgres.js';
 import { addIdempotencyWithRedisStore } from '../runtime/src/idempotency/stores/redis.js';
 
-export type StoreKind = 'postgres' | 'postgres_knex' | 'mysql' | 'mysql_knex' | 'redis';
-// A store loaded right after another on the same server pays for the writes the first left behind
-// (checkpoints, flushes), which favours whichever runs first: swap a pair to see the order's share.
-export const storeKinds: readonly StoreKind[] = [
-  'postgres_knex',
-  'postgres',
-  'mysql_knex',
-  'mysql',
-  'redis',
-];
+export type StoreKind = 'postgres' | 'mysql' | 'redis';
+export const storeKinds: readonly StoreKind[] = ['postgres', 'mysql', 'redis'];
 
 /**
  * A Knex instance configured as a generated app's (pool of 10; MySQL connections accept one
  * statement per query), with the key table its migration makes.
  */
-async function appKnex(kind: 'postgres_knex' | 'mysql_knex', url: string): Promise<Knex> {
+async function appKnex(kind: 'postgres' | 'mysql', url: string): Promise<Knex> {
   const knex = knexFactory(
-    kind === 'postgres_knex'
+    kind === 'postgres'
       ? { client: 'pg', connection: url, pool: { min: 0, max: 10 } }
       : {
           client: 'mysql2',
@@ -89,7 +77,7 @@ interface Backend {
 
 async function backendFor(kind: StoreKind): Promise<Backend> {
   const name = uniqueName('bench');
-  if (kind === 'postgres' || kind === 'postgres_knex') {
+  if (kind === 'postgres') {
     const admin = new pg.Client({ connectionString: serviceUrls.postgres });
     await admin.connect();
     await admin.query(`create database "${name}"`);
@@ -104,7 +92,7 @@ async function backendFor(kind: StoreKind): Promise<Backend> {
       },
     };
   }
-  if (kind === 'mysql' || kind === 'mysql_knex') {
+  if (kind === 'mysql') {
     const admin = await mysql.createConnection({ uri: serviceUrls.mysql });
     await admin.query(`create database \`${name}\` character set utf8mb4`);
     await admin.end();
@@ -135,7 +123,7 @@ async function backendFor(kind: StoreKind): Promise<Backend> {
 }
 
 async function makeStore(kind: StoreKind, url: string): Promise<IdempotencyKeyStore> {
-  if (kind === 'postgres_knex' || kind === 'mysql_knex') {
+  if (kind === 'postgres' || kind === 'mysql') {
     const knex = await appKnex(kind, url);
     const store = new KnexIdempotencyStore(knex, {}, timings);
     // The app would destroy its Knex at shutdown; here the store's close does too.
@@ -147,8 +135,6 @@ async function makeStore(kind: StoreKind, url: string): Promise<IdempotencyKeySt
       },
     });
   }
-  if (kind === 'postgres') return new PostgresIdempotencyStore(url, { createTable: true }, timings);
-  if (kind === 'mysql') return new MySqlIdempotencyStore(url, { createTable: true }, timings);
   return new RedisIdempotencyStore(url, {}, timings);
 }
 
@@ -251,10 +237,7 @@ async function serveStores(): Promise<void> {
   for (const kind of storeKinds) {
     const app = express();
     app.use(express.json());
-    const connection = { connection: urls[kind], createTable: true };
-    if (kind === 'postgres') addIdempotencyWithPostgresStore(app, connection, configure);
-    else if (kind === 'mysql') addIdempotencyWithMySqlStore(app, connection, configure);
-    else if (kind === 'redis') addIdempotencyWithRedisStore(app, urls[kind], configure);
+    if (kind === 'redis') addIdempotencyWithRedisStore(app, urls[kind], configure);
     else addIdempotencyWithKnexStore(app, await appKnex(kind, urls[kind]), configure);
     app.post('/orders', requiredIdempotentKey(), handler);
     ports[kind] = await listen(app);

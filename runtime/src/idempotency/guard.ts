@@ -12,7 +12,6 @@ import { guardRuntimeOf, routeTemplates, type GuardRuntime } from './runtime.js'
 import { principalId } from '../auth/user.js';
 import { resolveScope } from './scope.js';
 import type { CachedResponse, IdempotentKeyInfo, KeyCheckResult } from './store.js';
-import { synchronousStore } from './stores/memory.js';
 
 /** What the guard decided for one request. */
 export type IdempotencyOutcome = 'new' | 'replayed' | 'conflict' | 'key_reused';
@@ -89,7 +88,7 @@ function replay(res: Response, cached: CachedResponse): void {
 /**
  * The middleware `requiredIdempotentKey()` returns, and the one start-up inserts into routes a
  * group covers. A request passes through it at most once, so a route covered twice is guarded once.
- * On the memory store it runs to the handler without a promise (see `synchronousStore`); on any
+ * On the memory store it runs to the handler without a promise (see `IdempotencyKeyStore.synchronous`); on any
  * other store it returns the promise of the store's answer.
  */
 export function requiredIdempotentKeyGuard(
@@ -123,8 +122,8 @@ export function requiredIdempotentKeyGuard(
     options.requestFingerprint ? options.requestFingerprint(req) : null,
   );
   const guarded: Guarded = { req, res, next, app, runtime, info, principal };
-  const memory = synchronousStore(store);
-  if (memory) return answer(guarded, memory.checkKeyNow(info));
+  const now = store.synchronous?.();
+  if (now) return answer(guarded, now.checkKeyNow(info));
   // Not caught: a store failure here reaches the app's error handler (500), per the spec.
   return store.isKeyProcessed(info).then((check) => answer(guarded, check));
 }

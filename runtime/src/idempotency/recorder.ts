@@ -13,8 +13,7 @@ import {
   recordedHeaders,
   recordedResponse,
 } from './recording.js';
-import type { IdempotentKeyInfo } from './store.js';
-import { synchronousStore, type MemoryIdempotencyStore } from './stores/memory.js';
+import type { IdempotentKeyInfo, SynchronousKeyStore } from './store.js';
 
 /** The `releasing` of a reservation the memory store released at once. */
 const RELEASED: Promise<void> = Promise.resolve();
@@ -161,7 +160,7 @@ export class Recorder {
 
   release(): Promise<void> {
     this.settled = true;
-    const memory = synchronousStore(this.runtime.store);
+    const memory = this.runtime.store.synchronous?.();
     if (memory) {
       memory.releaseNow(this.info, this.reservation);
       this.releasing = RELEASED;
@@ -176,9 +175,9 @@ export class Recorder {
   /** Records the response, then sends it, whether or not the store took it. */
   private record(ending: Ending): void {
     this.settled = true;
-    const memory = synchronousStore(this.runtime.store);
+    const memory = this.runtime.store.synchronous?.();
     if (memory) {
-      // The memory store records at once: the response goes out in this same call, as unguarded.
+      // A synchronous store (the memory store) records at once: the response goes out in this same call, as unguarded.
       let wrote = false;
       try {
         wrote = this.recordNow(memory, ending);
@@ -202,7 +201,7 @@ export class Recorder {
   }
 
   /** What `markProcessed` does, on the memory store, without the promise and the `Date`s. */
-  private recordNow(memory: MemoryIdempotencyStore, { res, status }: Ending): boolean {
+  private recordNow(memory: SynchronousKeyStore, { res, status }: Ending): boolean {
     const now = Date.now();
     return memory.completeNow(
       this.info,

@@ -112,6 +112,35 @@ export interface IdempotencyKeyStore {
   start?(): Promise<void>;
   /** Optional: closes connections and timers the store opened itself. */
   close?(): Promise<void>;
+  /**
+   * Optional: the store's synchronous core, for a store that answers in the same call (the
+   * memory store), or `undefined`. The guard then checks, records and releases without a promise
+   * or a microtask hop per step.
+   */
+  synchronous?(): SynchronousKeyStore | undefined;
+}
+
+/** The three store operations answered in the same call, as `IdempotencyKeyStore.synchronous` gives them. */
+export interface SynchronousKeyStore {
+  /** `isKeyProcessed`, answered at once. */
+  checkKeyNow(keyInfo: IdempotentKeyInfo): KeyCheckResult;
+  /**
+   * `markKeyAsProcessed` without the `CachedResponse` (and its two `Date`s): the response's
+   * parts, kept until `deadline` (epoch ms); `body` may be a string standing for its UTF-8 bytes.
+   * True when it wrote.
+   */
+  completeNow(
+    keyInfo: IdempotentKeyInfo,
+    reservation: string,
+    statusCode: number,
+    body: Buffer | string | null,
+    contentType: string,
+    headers: readonly ResponseHeader[],
+    createdAt: number,
+    deadline: number,
+  ): boolean;
+  /** `releaseReservation`, done at once. */
+  releaseNow(keyInfo: IdempotentKeyInfo, reservation: string): void;
 }
 
 /** A store class the application declares; it is constructed with the resolved timings. */

@@ -5,8 +5,6 @@ import { describeStoreConformance } from '@slicekit/runtime/testing';
 import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
 import { idempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/knex.js';
 import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
-import { MySqlIdempotencyStore } from '../../../runtime/src/idempotency/stores/mysql-store.js';
-import { PostgresIdempotencyStore } from '../../../runtime/src/idempotency/stores/postgres-store.js';
 import { RedisIdempotencyStore } from '../../../runtime/src/idempotency/stores/redis-store.js';
 import { useDatabase, useRedis, type DatabaseHandle } from '../../support/services.js';
 
@@ -31,11 +29,6 @@ describe('store conformance', () => {
 
   describe('on PostgreSQL', () => {
     const db = useDatabase('postgres');
-    describeStoreConformance('the PostgreSQL store', {
-      distributed: true,
-      createStore: (timings) =>
-        new PostgresIdempotencyStore(db.url, { createTable: true, poolSize: 5 }, timings),
-    });
     const knex = useAppKnex(db);
     describeStoreConformance("the PostgreSQL store on the app's Knex", {
       distributed: true,
@@ -45,11 +38,6 @@ describe('store conformance', () => {
 
   describe('on MySQL', () => {
     const db = useDatabase('mysql');
-    describeStoreConformance('the MySQL store', {
-      distributed: true,
-      createStore: (timings) =>
-        new MySqlIdempotencyStore(db.url, { createTable: true, poolSize: 5 }, timings),
-    });
     const knex = useAppKnex(db);
     describeStoreConformance("the MySQL store on the app's Knex", {
       distributed: true,

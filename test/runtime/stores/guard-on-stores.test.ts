@@ -15,8 +15,8 @@ import {
   type IdempotentConflictHandling,
 } from '@slicekit/runtime/idempotency';
 import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
-import { MySqlIdempotencyStore } from '../../../runtime/src/idempotency/stores/mysql-store.js';
-import { PostgresIdempotencyStore } from '../../../runtime/src/idempotency/stores/postgres-store.js';
+import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
+import { idempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/knex.js';
 import { RedisIdempotencyStore } from '../../../runtime/src/idempotency/stores/redis-store.js';
 import { useDatabase, useRedis } from '../../support/services.js';
 
@@ -185,19 +185,13 @@ describe('the guard on every store', function () {
     guardCases(() => (timings) => new MemoryIdempotencyStore(timings));
   });
 
-  describe('PostgreSQL', () => {
-    const db = useDatabase('postgres');
-    guardCases(
-      () => (timings) => new PostgresIdempotencyStore(db.url, { createTable: true }, timings),
-    );
-  });
-
-  describe('MySQL', () => {
-    const db = useDatabase('mysql');
-    guardCases(
-      () => (timings) => new MySqlIdempotencyStore(db.url, { createTable: true }, timings),
-    );
-  });
+  for (const dialect of ['postgres', 'mysql'] as const) {
+    describe(dialect === 'postgres' ? 'PostgreSQL' : 'MySQL', () => {
+      const db = useDatabase(dialect);
+      before(() => idempotencyKeysMigration().up(db.knex));
+      guardCases(() => (timings) => new KnexIdempotencyStore(db.knex, {}, timings));
+    });
+  }
 
   describe('Redis', () => {
     const redis = useRedis();

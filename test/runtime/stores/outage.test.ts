@@ -1,21 +1,44 @@
-// A silent or restarting store server: store operations fail within the configured operation
-// timeout instead of hanging, and the same store instance works again once the server is back.
+// A silent or restarting store server: store operations fail within the configured timeouts
+// (the Redis store's own, or the app's Knex instance's for PostgreSQL and MySQL) instead of
+// hanging, and the same store instance works again once the server is back.
 import { expect } from 'chai';
+import knexFactory from 'knex';
+import { knexConfig } from '@slicekit/runtime/database';
 import type { IdempotencyKeyStore, StoreTimings } from '../../../runtime/src/idempotency/store.js';
-import { MySqlIdempotencyStore } from '../../../runtime/src/idempotency/stores/mysql-store.js';
-import { PostgresIdempotencyStore } from '../../../runtime/src/idempotency/stores/postgres-store.js';
+import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
+import { idempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/knex.js';
 import { RedisIdempotencyStore } from '../../../runtime/src/idempotency/stores/redis-store.js';
 import { conformanceKeyInfo } from '@slicekit/runtime/testing';
 import { useDatabase, useRedis } from '../../support/services.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 
 const timeouts = { operationTimeoutMs: 400, connectTimeoutMs: 400 };
+const knexTimeouts = { acquireTimeoutMs: 400, connectTimeoutMs: 400, statementTimeoutMs: 400 };
+
+/** The store on a Knex instance of its own through the proxy, as an app's would be. */
+function knexStore(url: string, timings: StoreTimings): IdempotencyKeyStore {
+  const knex = knexFactory(knexConfig(url, { timeouts: knexTimeouts, pool: { max: 2 } }));
+  const store = new KnexIdempotencyStore(knex, {}, timings);
+  return {
+    start: () => store.start(),
+    isKeyProcessed: (info) => store.isKeyProcessed(info),
+    markKeyAsProcessed: (info, response, reservation) =>
+      store.markKeyAsProcessed(info, response, reservation),
+    releaseReservation: (info, reservation) => store.releaseReservation(info, reservation),
+    close: async () => {
+      await store.close();
+      await knex.destroy();
+    },
+  };
+}
 
 function outageSuite(
   title: string,
   serverUrl: () => string,
   makeStore: (url: string, timings: StoreTimings) => IdempotencyKeyStore,
   prefix: () => string = () => 'outage',
+  /** The error code of a timeout: the store's own, or none (the driver's error, through Knex). */
+  timeoutCode?: string,
 ) {
   describe(title, () => {
     let proxy: TcpProxy;
@@ -43,15 +66,24 @@ function outageSuite(
       expect(before.processed).to.equal(false);
 
       proxy.pause();
+      const started = Date.now();
       const error = await store.isKeyProcessed(conformanceKeyInfo('during-outage')).then(
         () => undefined,
         (caught: unknown) => caught,
       );
-      expect(error).to.have.property('code', 'idempotency_store_timeout');
+      expect(error).to.be.instanceOf(Error);
+      expect(Date.now() - started, 'failed within the timeouts').to.be.below(3000);
+      if (timeoutCode) expect(error).to.have.property('code', timeoutCode);
 
       proxy.resume();
-      const after = await store.isKeyProcessed(conformanceKeyInfo('after-outage'));
-      expect(after.processed).to.equal(false);
+      // A pooled connection the outage broke may fail one more call; the pool then replaces it.
+      let after: unknown;
+      for (let attempt = 0; attempt < 3 && after === undefined; attempt++) {
+        after = await store
+          .isKeyProcessed(conformanceKeyInfo(`after-outage-${attempt}`))
+          .catch(() => undefined);
+      }
+      expect(after).to.deep.include({ processed: false });
     });
 
     it('reconnects by itself after the server dropped every connection', async () => {
@@ -69,27 +101,13 @@ function outageSuite(
 }
 
 describe('store outage', () => {
-  describe('PostgreSQL', () => {
-    const db = useDatabase('postgres');
-    outageSuite(
-      'behind a TCP proxy',
-      () => db.url,
-      (url, timings) => {
-        return new PostgresIdempotencyStore(url, { ...timeouts, createTable: true }, timings);
-      },
-    );
-  });
-
-  describe('MySQL', () => {
-    const db = useDatabase('mysql');
-    outageSuite(
-      'behind a TCP proxy',
-      () => db.url,
-      (url, timings) => {
-        return new MySqlIdempotencyStore(url, { ...timeouts, createTable: true }, timings);
-      },
-    );
-  });
+  for (const dialect of ['postgres', 'mysql'] as const) {
+    describe(dialect === 'postgres' ? 'PostgreSQL' : 'MySQL', () => {
+      const db = useDatabase(dialect);
+      before(() => idempotencyKeysMigration().up(db.knex));
+      outageSuite("behind a TCP proxy, on the app's Knex", () => db.url, knexStore);
+    });
+  }
 
   describe('Redis', () => {
     const redis = useRedis();
@@ -98,6 +116,7 @@ describe('store outage', () => {
       () => redis.url,
       (url, timings) => new RedisIdempotencyStore(url, timeouts, timings),
       () => `${redis.prefix}outage`,
+      'idempotency_store_timeout',
     );
   });
 });

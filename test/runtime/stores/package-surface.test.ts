@@ -14,11 +14,9 @@ const manifest = JSON.parse(readFileSync(join(runtimeDir, 'package.json'), 'utf8
 };
 
 const stores = {
-  postgres: { driver: 'pg', registration: 'addIdempotencyWithPostgresStore' },
-  mysql: { driver: 'mysql2', registration: 'addIdempotencyWithMySqlStore' },
   redis: { driver: 'redis', registration: 'addIdempotencyWithRedisStore' },
 } as const;
-const drivers = Object.values(stores).map((store) => store.driver);
+const drivers = ['pg', 'mysql2', 'redis'];
 
 function exportOf(subpath: string): Record<string, string> {
   const entry = manifest.exports[subpath];
@@ -108,6 +106,11 @@ describe('the runtime package’s store surface', () => {
       const loaded = runtimePackages(join(runtimeDir, entry['slicekit-source']!));
       // The app's Knex brings its driver: pg or mysql2 is loaded by Knex, never by the store.
       expect(drivers.filter((driver) => loaded.has(driver))).to.deep.equal([]);
+    });
+
+    it('is the one way to PostgreSQL and MySQL: no entry point opens a pool of its own', () => {
+      expect(manifest.exports).not.to.have.property('./idempotency/postgres');
+      expect(manifest.exports).not.to.have.property('./idempotency/mysql');
     });
 
     it('exports addIdempotencyWithKnexStore, its migration and no store class', async () => {

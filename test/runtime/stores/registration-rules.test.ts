@@ -1,12 +1,12 @@
-// The guard's registration rules hold for each shipped store's registration, given a connection
-// string or a pool/client the app already owns: the store beats the default in either order, the
-// first explicit store wins, and a losing registration neither runs its callback nor connects.
+// The guard's registration rules hold for each shipped store's registration (PostgreSQL and MySQL
+// on the app's Knex instance; Redis from a URL or a client the app owns): the store beats the
+// default in either order, the first explicit store wins, and a losing registration neither runs
+// its callback nor connects.
 // Through each, a 1 MB binary response replays byte for byte.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import express, { type Express } from 'express';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
+import knexFactory, { type Knex } from 'knex';
 import request from 'supertest';
 import {
   addIdempotentKey,
@@ -16,8 +16,11 @@ import {
   silentLogger,
   type ConfigureIdempotency,
 } from '@slicekit/runtime/idempotency';
-import { addIdempotencyWithMySqlStore } from '@slicekit/runtime/idempotency/mysql';
-import { addIdempotencyWithPostgresStore } from '@slicekit/runtime/idempotency/postgres';
+import { knexConfig } from '@slicekit/runtime/database';
+import {
+  addIdempotencyWithKnexStore,
+  createIdempotencyKeysMigration,
+} from '@slicekit/runtime/idempotency/knex';
 import { addIdempotencyWithRedisStore } from '@slicekit/runtime/idempotency/redis';
 import { createClient } from 'redis';
 import { useDatabase, useRedis } from '../../support/services.js';
@@ -31,20 +34,21 @@ const DEAD = {
   redis: 'redis://127.0.0.1:1',
 };
 
+/** The app's Knex instance on `url`, one per URL (a Knex instance never connects until asked). */
+const knexes = new Map<string, Knex>();
+function knexOn(url: string): Knex {
+  const timeouts = { acquireTimeoutMs: 1000, connectTimeoutMs: 1000 };
+  let knex = knexes.get(url);
+  if (!knex) knexes.set(url, (knex = knexFactory(knexConfig(url, { timeouts }))));
+  return knex;
+}
+after(() => Promise.all([...knexes.values()].map((knex) => knex.destroy())));
+
 function register(kind: Kind, app: Express, connection: unknown, configure?: ConfigureIdempotency) {
   const timeouts = { operationTimeoutMs: 1000, connectTimeoutMs: 1000 };
-  if (kind === 'postgres') {
-    addIdempotencyWithPostgresStore(
-      app,
-      { connection: connection as string | pg.Pool, createTable: true, ...timeouts },
-      configure,
-    );
-  } else if (kind === 'mysql') {
-    addIdempotencyWithMySqlStore(
-      app,
-      { connection: connection as string | mysql.Pool, createTable: true, ...timeouts },
-      configure,
-    );
+  if (kind !== 'redis') {
+    const knex = typeof connection === 'string' ? knexOn(connection) : (connection as Knex);
+    addIdempotencyWithKnexStore(app, knex, configure);
   } else {
     addIdempotencyWithRedisStore(app, { connection: connection as string, ...timeouts }, configure);
   }
@@ -65,6 +69,7 @@ for (const kind of ['postgres', 'mysql', 'redis'] as Kind[]) {
     const db = kind === 'redis' ? undefined : useDatabase(kind);
     const redis = kind === 'redis' ? useRedis() : undefined;
     const url = () => db?.url ?? redis!.url;
+    if (db) before(() => createIdempotencyKeysMigration().up(db.knex));
     // Each test its own prefix: keys never leak between tests on the shared table or Redis.
     let prefix = '';
     let counter = 0;
@@ -171,13 +176,8 @@ for (const kind of ['postgres', 'mysql', 'redis'] as Kind[]) {
       expect((replay.body as Buffer).equals(body), 'replayed bytes').to.equal(true);
     });
 
-    it('takes a pool or client the app owns, and leaves it open when the guard closes', async () => {
-      const own =
-        kind === 'postgres'
-          ? new pg.Pool({ connectionString: url(), max: 3 })
-          : kind === 'mysql'
-            ? mysql.createPool({ uri: url(), connectionLimit: 3 })
-            : createClient({ url: url() });
+    it("takes the app's own Knex instance or client, and leaves it open when the guard closes", async () => {
+      const own = kind === 'redis' ? createClient({ url: url() }) : knexFactory(knexConfig(url()));
       try {
         const { app, runs } = appWithRoute();
         register(kind, app, own, withPrefix());
@@ -186,36 +186,20 @@ for (const kind of ['postgres', 'mysql', 'redis'] as Kind[]) {
         await request(app).post('/orders').set('X-Idempotency-Key', 'own').expect(409);
         expect(runs()).to.equal(1);
         await closeIdempotency(apps.pop()!);
-        if (own instanceof pg.Pool)
-          expect((await own.query('select 1 as n')).rows).to.have.length(1);
-        else if ('isOpen' in own) expect(await own.ping()).to.equal('PONG');
-        else expect((await own.query('select 1 as n'))[0]).to.have.length(1);
+        if ('isOpen' in own) expect(await own.ping()).to.equal('PONG');
+        else expect(await own.raw('select 1 as n')).to.not.equal(undefined);
       } finally {
-        if (own instanceof pg.Pool) await own.end();
-        else if ('isOpen' in own) {
-          if (own.isOpen) await own.close();
-        } else await own.end();
+        if (!('isOpen' in own)) await own.destroy();
+        else if (own.isOpen) await own.close();
       }
     });
   });
 }
 
-describe('relational store registrations', () => {
-  const db = useDatabase('postgres');
-  const mysqlDb = useDatabase('mysql');
-
-  it('refuse a single connection where a pool is needed', async () => {
-    const client = new pg.Client({ connectionString: db.url });
-    expect(() => addIdempotencyWithPostgresStore(express(), client as unknown as pg.Pool))
+describe('the relational store registration', () => {
+  it('refuses anything but a Knex instance', () => {
+    expect(() => addIdempotencyWithKnexStore(express(), {} as Knex))
       .to.throw()
       .with.property('code', 'idempotency_store_invalid_settings');
-    const connection = await mysql.createConnection({ uri: mysqlDb.url });
-    try {
-      expect(() => addIdempotencyWithMySqlStore(express(), connection as unknown as mysql.Pool))
-        .to.throw()
-        .with.property('code', 'idempotency_store_invalid_settings');
-    } finally {
-      await connection.end();
-    }
   });
 });

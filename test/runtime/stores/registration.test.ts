@@ -1,9 +1,9 @@
 // Registering the guard on the shipped distributed stores: the guard's precedence rules hold for
-// them, a losing registration never opens a connection, settings fail at registration, and the
-// relational handle and standalone function purge expired rows.
+// them, a losing registration never queries, settings fail at registration, and the relational
+// handle purges expired rows.
 import { expect } from 'chai';
 import express, { type Express } from 'express';
-import mysql from 'mysql2/promise';
+import knexFactory, { type Knex } from 'knex';
 import request from 'supertest';
 import {
   addIdempotentKey,
@@ -13,19 +13,19 @@ import {
   silentLogger,
   type ConfigureIdempotency,
 } from '@slicekit/runtime/idempotency';
+import { knexConfig } from '@slicekit/runtime/database';
 import {
-  addIdempotencyWithMySqlStore,
-  createIdempotencyKeysMigration as mysqlMigration,
-} from '@slicekit/runtime/idempotency/mysql';
-import {
-  addIdempotencyWithPostgresStore,
-  purgeExpired,
-} from '@slicekit/runtime/idempotency/postgres';
+  addIdempotencyWithKnexStore,
+  createIdempotencyKeysMigration,
+} from '@slicekit/runtime/idempotency/knex';
 import { addIdempotencyWithRedisStore } from '@slicekit/runtime/idempotency/redis';
 import { useDatabase, useRedis } from '../../support/services.js';
 
-/** Nothing listens on port 1: a store that tried to connect there would fail the start. */
-const DEAD_POSTGRES = 'postgres://nobody@127.0.0.1:1/none';
+/** Nothing listens on port 1: a store that tried to query there would fail the start. */
+const DEAD_URL = {
+  postgres: 'postgres://nobody@127.0.0.1:1/none',
+  mysql: 'mysql://nobody@127.0.0.1:1/none',
+};
 const quiet: ConfigureIdempotency = (options) => {
   options.logger = silentLogger;
 };
@@ -43,109 +43,90 @@ function appWithRoute(): { app: Express; runs: () => number } {
   return { app, runs: () => runs };
 }
 
-describe('registering the guard on a PostgreSQL store', () => {
-  const db = useDatabase('postgres');
-  const apps: Express[] = [];
-  afterEach(async () => {
-    await Promise.all(apps.splice(0).map((app) => closeIdempotency(app)));
-  });
+for (const dialect of ['postgres', 'mysql'] as const) {
+  describe(`registering the guard on the ${dialect} store, on the app's Knex`, () => {
+    const db = useDatabase(dialect);
+    const apps: Express[] = [];
+    const deadKnexes: Knex[] = [];
+    const migrated = (tableName?: string) =>
+      createIdempotencyKeysMigration({ tableName }).up(db.knex);
+    afterEach(async () => {
+      await Promise.all(apps.splice(0).map((app) => closeIdempotency(app)));
+      await Promise.all(deadKnexes.splice(0).map((knex) => knex.destroy()));
+    });
 
-  it('guards routes with a store shared through the database: 201, then 409', async () => {
-    const { app, runs } = appWithRoute();
-    apps.push(app);
-    addIdempotencyWithPostgresStore(app, { connection: db.url, createTable: true }, quiet);
-    await prepareApp(app);
-    await request(app).post('/orders').set('X-Idempotency-Key', 'pg-1').expect(201);
-    await request(app).post('/orders').set('X-Idempotency-Key', 'pg-1').expect(409);
-    expect(runs()).to.equal(1);
-    expect(await db.knex('slicekit_idempotency_keys').count({ n: '*' })).to.deep.equal([
-      { n: '1' },
-    ]);
-  });
+    it('guards routes with keys shared through the database, leaving the Knex instance open: 201, then 409', async () => {
+      await migrated();
+      const { app, runs } = appWithRoute();
+      addIdempotencyWithKnexStore(app, db.knex, quiet);
+      await prepareApp(app);
+      await request(app).post('/orders').set('X-Idempotency-Key', `${dialect}-1`).expect(201);
+      await request(app).post('/orders').set('X-Idempotency-Key', `${dialect}-1`).expect(409);
+      await closeIdempotency(app);
+      expect(runs()).to.equal(1);
+      const [row] = await db.knex('slicekit_idempotency_keys').count({ n: '*' });
+      expect(Number(row?.n)).to.equal(1);
+    });
 
-  it('wins over a default registration made before it, whose callback never runs', async () => {
-    const { app } = appWithRoute();
-    apps.push(app);
-    let defaultCallbackRan = false;
-    addIdempotentKey(app, () => (defaultCallbackRan = true));
-    addIdempotencyWithPostgresStore(
-      app,
-      { connection: db.url, tableName: 'winner_keys', createTable: true },
-      quiet,
-    );
-    await prepareApp(app);
-    await request(app).post('/orders').set('X-Idempotency-Key', 'wins').expect(201);
-    expect(defaultCallbackRan).to.equal(false);
-    expect(await db.knex('winner_keys').count({ n: '*' })).to.deep.equal([{ n: '1' }]);
-  });
+    it('wins over a default registration made before it, whose callback never runs', async () => {
+      await migrated('winner_keys');
+      const { app } = appWithRoute();
+      apps.push(app);
+      let defaultCallbackRan = false;
+      addIdempotentKey(app, () => (defaultCallbackRan = true));
+      addIdempotencyWithKnexStore(app, { knex: db.knex, tableName: 'winner_keys' }, quiet);
+      await prepareApp(app);
+      await request(app).post('/orders').set('X-Idempotency-Key', 'wins').expect(201);
+      expect(defaultCallbackRan).to.equal(false);
+      const [row] = await db.knex('winner_keys').count({ n: '*' });
+      expect(Number(row?.n)).to.equal(1);
+    });
 
-  it('loses to an earlier explicit store without running its callback or connecting', async () => {
-    const { app } = appWithRoute();
-    apps.push(app);
-    let loserRan = false;
-    addIdempotencyWithPostgresStore(app, { connection: db.url, createTable: true }, quiet);
-    const loser = addIdempotencyWithPostgresStore(
-      app,
-      { connection: DEAD_POSTGRES, createTable: true },
-      () => (loserRan = true),
-    );
-    await prepareApp(app);
-    expect(loserRan).to.equal(false);
-    const error = await loser.purgeExpired().catch((caught: unknown) => caught);
-    expect(error).to.have.property('code', 'idempotency_store_not_started');
-  });
+    it('loses to an earlier explicit store without running its callback or querying', async () => {
+      await migrated();
+      const { app } = appWithRoute();
+      apps.push(app);
+      let loserRan = false;
+      const dead = knexFactory(knexConfig(DEAD_URL[dialect]));
+      deadKnexes.push(dead);
+      addIdempotencyWithKnexStore(app, db.knex, quiet);
+      const loser = addIdempotencyWithKnexStore(app, dead, () => (loserRan = true));
+      await prepareApp(app);
+      expect(loserRan).to.equal(false);
+      const error = await loser.purgeExpired().catch((caught: unknown) => caught);
+      expect(error).to.have.property('code', 'idempotency_store_not_started');
+    });
 
-  it('refuses an unusable table name at registration', () => {
-    const { app } = appWithRoute();
-    expect(() =>
-      addIdempotencyWithPostgresStore(app, { connection: db.url, tableName: 'keys; drop table x' }),
-    )
-      .to.throw()
-      .with.property('code', 'idempotency_store_invalid_settings');
-  });
+    it('refuses an unusable table name at registration', () => {
+      const { app } = appWithRoute();
+      expect(() =>
+        addIdempotencyWithKnexStore(app, { knex: db.knex, tableName: 'keys; drop table x' }),
+      )
+        .to.throw()
+        .with.property('code', 'idempotency_store_invalid_settings');
+    });
 
-  it('purges expired rows through the registration handle and the standalone function', async () => {
-    const { app } = appWithRoute();
-    apps.push(app);
-    const handle = addIdempotencyWithPostgresStore(
-      app,
-      { connection: db.url, tableName: 'purge_keys', createTable: true },
-      (options) => {
-        options.logger = silentLogger;
-        options.expiration = 100;
-      },
-    );
-    await prepareApp(app);
-    for (const key of ['a', 'b', 'c']) {
-      await request(app).post('/orders').set('X-Idempotency-Key', key).expect(201);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await handle.purgeExpired()).to.equal(3);
-    await request(app).post('/orders').set('X-Idempotency-Key', 'd').expect(201);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await purgeExpired(db.url, { tableName: 'purge_keys' })).to.equal(1);
+    it('purges expired rows through the registration handle', async () => {
+      await migrated('purge_keys');
+      const { app } = appWithRoute();
+      apps.push(app);
+      const handle = addIdempotencyWithKnexStore(
+        app,
+        { knex: db.knex, tableName: 'purge_keys' },
+        (options) => {
+          options.logger = silentLogger;
+          options.expiration = 100;
+        },
+      );
+      await prepareApp(app);
+      for (const key of ['a', 'b', 'c']) {
+        await request(app).post('/orders').set('X-Idempotency-Key', key).expect(201);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await handle.purgeExpired()).to.equal(3);
+    });
   });
-});
-
-describe('registering the guard on a MySQL store with the app’s own pool', () => {
-  let pool: mysql.Pool | undefined;
-  after(() => pool?.end());
-  const db = useDatabase('mysql');
-
-  it('uses the pool, leaves it open when the guard closes, and works on a migrated table', async () => {
-    await mysqlMigration().up(db.knex);
-    pool = mysql.createPool({ uri: db.url, connectionLimit: 3 });
-    const { app, runs } = appWithRoute();
-    addIdempotencyWithMySqlStore(app, pool, quiet);
-    await prepareApp(app);
-    await request(app).post('/orders').set('X-Idempotency-Key', 'my-1').expect(201);
-    await request(app).post('/orders').set('X-Idempotency-Key', 'my-1').expect(409);
-    await closeIdempotency(app);
-    expect(runs()).to.equal(1);
-    const [rows] = await pool.query('select count(*) as n from slicekit_idempotency_keys');
-    expect(rows).to.deep.equal([{ n: 1 }]);
-  });
-});
+}
 
 describe('registering the guard on a Redis store', () => {
   const redis = useRedis();

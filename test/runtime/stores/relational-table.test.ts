@@ -1,27 +1,15 @@
-// The key table of the PostgreSQL and MySQL stores: created by the exported Knex migration or by
-// the store at start, holding only hashed keys, and emptied of expired rows by the purge.
+// The key table of the PostgreSQL and MySQL store: created by the exported Knex migration,
+// holding only hashed keys, and emptied of expired rows by the purge.
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { conformanceKeyInfo } from '@slicekit/runtime/testing';
 import type { StoreTimings } from '../../../runtime/src/idempotency/store.js';
 import { createIdempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/migration.js';
-import { MySqlIdempotencyStore } from '../../../runtime/src/idempotency/stores/mysql-store.js';
-import { PostgresIdempotencyStore } from '../../../runtime/src/idempotency/stores/postgres-store.js';
+import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
 import type { RelationalIdempotencyStore } from '../../../runtime/src/idempotency/stores/relational-store.js';
 import type { RelationalStoreSettings } from '../../../runtime/src/idempotency/stores/store-settings.js';
-import { useDatabase, type Dialect } from '../../support/services.js';
-
-type Make = (
-  url: string,
-  settings: RelationalStoreSettings,
-  timings: StoreTimings,
-) => RelationalIdempotencyStore;
-
-const makers: Partial<Record<Dialect, Make>> = {
-  postgres: (url, settings, timings) => new PostgresIdempotencyStore(url, settings, timings),
-  mysql: (url, settings, timings) => new MySqlIdempotencyStore(url, settings, timings),
-};
+import { useDatabase } from '../../support/services.js';
 
 const longTimings = {
   expirationMs: 60_000,
@@ -52,10 +40,13 @@ function recordBatches(store: RelationalIdempotencyStore): number[] {
 }
 
 for (const dialect of ['postgres', 'mysql'] as const) {
-  const make = makers[dialect]!;
-
   describe(`the ${dialect} idempotency key table`, () => {
     const db = useDatabase(dialect);
+    const make = (_url: string, settings: RelationalStoreSettings, timings: StoreTimings) =>
+      new KnexIdempotencyStore(db.knex, settings, timings);
+    /** The table, made by the app's migration. */
+    const migrated = (tableName: string) =>
+      createIdempotencyKeysMigration({ tableName }).up(db.knex);
 
     it('is created by the exported Knex migration, and the store works on it', async () => {
       const migration = createIdempotencyKeysMigration({ tableName: 'migrated_keys' });
@@ -110,20 +101,9 @@ for (const dialect of ['postgres', 'mysql'] as const) {
       expect(await db.knex.schema.hasTable('migrated_keys')).to.equal(false);
     });
 
-    it('is created by the store at start when asked, even by two instances starting at once', async () => {
-      const stores = [1, 2].map(() =>
-        make(db.url, { tableName: 'started_keys', createTable: true }, longTimings),
-      );
-      try {
-        await Promise.all(stores.map((store) => store.start()));
-        expect(await db.knex.schema.hasTable('started_keys')).to.equal(true);
-      } finally {
-        await Promise.all(stores.map((store) => store.close()));
-      }
-    });
-
     it('stores the SHA-256 of the composite key, never the key itself', async () => {
-      const store = make(db.url, { tableName: 'hashed_keys', createTable: true }, longTimings);
+      await migrated('hashed_keys');
+      const store = make(db.url, { tableName: 'hashed_keys' }, longTimings);
       const info = conformanceKeyInfo('secret-order-key', { scope: 'user:7' });
       try {
         await store.start();
@@ -142,11 +122,8 @@ for (const dialect of ['postgres', 'mysql'] as const) {
 
     it('purges expired rows in bounded batches and keeps live ones', async () => {
       const table = 'purged_keys';
-      const shortStore = make(
-        db.url,
-        { tableName: table, createTable: true, purgeBatchSize: 2 },
-        shortTimings,
-      );
+      await migrated(table);
+      const shortStore = make(db.url, { tableName: table, purgeBatchSize: 2 }, shortTimings);
       const longStore = make(db.url, { tableName: table, purgeBatchSize: 2 }, longTimings);
       try {
         await shortStore.start();
@@ -175,11 +152,8 @@ for (const dialect of ['postgres', 'mysql'] as const) {
 
     it('purges on its own when given an interval', async () => {
       const table = 'interval_keys';
-      const store = make(
-        db.url,
-        { tableName: table, createTable: true, purgeIntervalMs: 100 },
-        shortTimings,
-      );
+      await migrated(table);
+      const store = make(db.url, { tableName: table, purgeIntervalMs: 100 }, shortTimings);
       try {
         await store.start();
         await store.isKeyProcessed(conformanceKeyInfo('soon-gone'));

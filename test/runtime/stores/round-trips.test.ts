@@ -4,14 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
-import mysql from 'mysql2/promise';
 import { knexConfig } from '@slicekit/runtime/database';
 import { conformanceKeyInfo } from '@slicekit/runtime/testing';
 import type { IdempotencyKeyStore, StoreTimings } from '../../../runtime/src/idempotency/store.js';
 import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
 import { idempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/knex.js';
-import { MySqlIdempotencyStore } from '../../../runtime/src/idempotency/stores/mysql-store.js';
-import { PostgresIdempotencyStore } from '../../../runtime/src/idempotency/stores/postgres-store.js';
 import { RedisIdempotencyStore } from '../../../runtime/src/idempotency/stores/redis-store.js';
 import { useDatabase, useRedis } from '../../support/services.js';
 import { TcpProxy } from './support/tcp-proxy.js';
@@ -102,12 +99,6 @@ describe('store round trips on the wire', () => {
 
   describe('PostgreSQL', () => {
     const db = useDatabase('postgres');
-    tripsSuite(
-      'costs one round trip to reserve, complete and replay',
-      () => db.url,
-      (url, timings) => new PostgresIdempotencyStore(url, { createTable: true }, timings),
-      one,
-    );
     before(() => idempotencyKeysMigration({ tableName: 'knex_keys' }).up(db.knex));
     tripsSuite(
       "costs one round trip to reserve, complete and replay on the app's Knex",
@@ -123,8 +114,6 @@ describe('store round trips on the wire', () => {
   });
 
   describe('MySQL', () => {
-    let pool: mysql.Pool | undefined;
-    after(() => pool?.end());
     const db = useDatabase('mysql');
     before(() => idempotencyKeysMigration({ tableName: 'knex_keys' }).up(db.knex));
     tripsSuite(
@@ -133,21 +122,6 @@ describe('store round trips on the wire', () => {
       (url, timings) =>
         new KnexIdempotencyStore(appKnex(knexConfig(url)), { tableName: 'knex_keys' }, timings),
       { reserve: 1, complete: 1, replay: 2 },
-    );
-    tripsSuite(
-      'costs one round trip to reserve, complete and replay',
-      () => db.url,
-      (url, timings) => new MySqlIdempotencyStore(url, { createTable: true }, timings),
-      one,
-    );
-    tripsSuite(
-      'costs two round trips to reserve and replay on a pool without multiple statements',
-      () => db.url,
-      (url, timings) => {
-        pool = mysql.createPool({ uri: url, connectionLimit: 2 });
-        return new MySqlIdempotencyStore(pool, { createTable: true }, timings);
-      },
-      { reserve: 2, complete: 1, replay: 2 },
     );
   });
 

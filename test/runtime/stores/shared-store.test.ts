@@ -130,11 +130,12 @@ for (const kind of ['postgres', 'mysql', 'redis'] as Kind[]) {
       expect(await post(behindProxy, 'before-outage')).to.equal(201);
       proxy.pause();
       try {
-        // The process's operationTimeoutMs is 500: each request fails soon after, never hangs.
+        // The process's timeouts are 500 ms (on PostgreSQL the client waits a second more for
+        // the server to cancel first): each request fails soon after, never hangs.
         for (const key of ['during-outage', 'during-outage-again']) {
           const started = Date.now();
           expect(await post(behindProxy, key)).to.equal(500);
-          expect(Date.now() - started, `${key} answered within the bound`).to.be.below(1500);
+          expect(Date.now() - started, `${key} answered within the bound`).to.be.below(2500);
         }
       } finally {
         proxy.resume();

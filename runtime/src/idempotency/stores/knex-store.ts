@@ -77,7 +77,7 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
     timings: StoreTimings,
   ) {
     const family = keyTableFamily(knex);
-    const resolved = resolveRelationalSettings(family, { ...settings, createTable: false });
+    const resolved = resolveRelationalSettings(family, settings);
     super(family, timings, resolved);
     this.family = family;
     if (family === 'postgres') {
@@ -198,16 +198,6 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
     return this.changed(await this.raw(this.sql.purge, [nowMs, limit]));
   }
 
-  /** Only a migration brings the table up to date here. */
-  protected override get createTableHint(): string {
-    return '';
-  }
-
-  /** The table is the app's migration's to create: the store never does (see docs/stores.md). */
-  protected createTable(): Promise<void> {
-    return Promise.resolve();
-  }
-
   protected async lacksAddedColumns(): Promise<boolean> {
     try {
       await this.raw(this.sql.probe, []);
@@ -218,10 +208,5 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
       const { code, errno } = error as { code?: string; errno?: number };
       return code === '42703' || errno === ER_BAD_FIELD_ERROR;
     }
-  }
-
-  /** The Knex instance is the app's: it outlives the store. */
-  protected closeConnections(): Promise<void> {
-    return Promise.resolve();
   }
 }

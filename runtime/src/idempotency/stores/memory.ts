@@ -10,6 +10,7 @@ import {
   type KeyCheckResult,
   type ResponseHeader,
   type StoreTimings,
+  type SynchronousKeyStore,
 } from '../store.js';
 
 const NO_HEADERS: readonly ResponseHeader[] = Object.freeze([]);
@@ -111,7 +112,7 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
 
   /**
    * `isKeyProcessed` without the promise. The guard calls the three `...Now` methods directly
-   * while the store's public methods are this class's own (see `synchronousStore`), which saves
+   * while the store's public methods are this class's own (see `synchronous`), which saves
    * the promise and the microtask hops of each step of a request.
    */
   checkKeyNow(keyInfo: IdempotentKeyInfo): KeyCheckResult {
@@ -194,6 +195,20 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
     return contentType;
   }
 
+  /**
+   * The store itself while its public methods are this class's own, so calling its `...Now`
+   * methods is calling them; `undefined` for a subclass or instance that replaces one of them (a
+   * counting or failing test double), which keeps its say.
+   */
+  synchronous(): SynchronousKeyStore | undefined {
+    const own = MemoryIdempotencyStore.prototype;
+    return this.isKeyProcessed === own.isKeyProcessed &&
+      this.markKeyAsProcessed === own.markKeyAsProcessed &&
+      this.releaseReservation === own.releaseReservation
+      ? this
+      : undefined;
+  }
+
   /** Drops every key and the expiry timer. */
   close(): Promise<void> {
     this.entries.clear();
@@ -245,20 +260,4 @@ export class MemoryIdempotencyStore implements IdempotencyKeyStore {
     const next = Math.min(this.reservations.peekDeadline(), this.responses.peekDeadline());
     if (next !== Infinity) this.arm(next);
   }
-}
-
-const MEMORY = MemoryIdempotencyStore.prototype;
-
-/**
- * The store itself when its public methods are the memory store's own, so calling its `...Now`
- * methods is calling them; `undefined` for any other store, and for a memory store whose class
- * or instance replaces one of them (a counting or failing test double), which keeps its say.
- */
-export function synchronousStore(store: IdempotencyKeyStore): MemoryIdempotencyStore | undefined {
-  return store instanceof MemoryIdempotencyStore &&
-    store.isKeyProcessed === MEMORY.isKeyProcessed &&
-    store.markKeyAsProcessed === MEMORY.markKeyAsProcessed &&
-    store.releaseReservation === MEMORY.releaseReservation
-    ? store
-    : undefined;
 }

@@ -35,8 +35,8 @@ function statementsFor(knex: Knex, tableName: string) {
 }
 
 /**
- * A migration creating the key table (and its expiry index) with exactly the DDL the store's
- * `createTable` option runs, so either way gives the same schema.
+ * A migration creating the key table (and its expiry index) the store runs on; the store never
+ * creates it.
  *
  * @example
  * // migrations/20250101000000_idempotency_keys.ts

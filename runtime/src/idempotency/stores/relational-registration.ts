@@ -1,9 +1,7 @@
-// What the PostgreSQL and MySQL registrations share: the connection argument's two shapes, and
-// the handle through which the app reaches the store the guard constructs later, at start.
+// The handle through which the app reaches the store the guard constructs later, at start.
 import type { StoreTimings } from '../store.js';
 import type { RelationalIdempotencyStore } from './relational-store.js';
 import { IdempotencyStoreError, IdempotencyStoreErrorCode } from './store-errors.js';
-import { resolveRelationalSettings, type RelationalStoreSettings } from './store-settings.js';
 
 /** What the app can do with a registered relational store. */
 export interface RelationalStoreHandle {
@@ -12,29 +10,6 @@ export interface RelationalStoreHandle {
    * `idempotency_store_not_started` until the app has started (and so built) the store.
    */
   purgeExpired(): Promise<number>;
-}
-
-/** Settings with the connection inside, for when more than a connection must be given. */
-export type WithConnection<C> = RelationalStoreSettings & { connection: C };
-
-/** Splits `connection | { connection, ...settings }` and checks the settings at once. */
-export function splitConnection<C>(
-  store: string,
-  argument: C | WithConnection<C>,
-  isConnection: (value: unknown) => value is C,
-): { connection: C; settings: RelationalStoreSettings } {
-  if (isConnection(argument)) return { connection: argument, settings: {} };
-  const { connection, ...settings } = argument as WithConnection<C>;
-  if (!isConnection(connection)) {
-    throw new IdempotencyStoreError(
-      IdempotencyStoreErrorCode.invalidSettings,
-      store,
-      'connection must be a connection string or a pool',
-    );
-  }
-  // Fail at registration on a bad table name or number, not on the first request.
-  resolveRelationalSettings(store, settings);
-  return { connection, settings };
 }
 
 /**

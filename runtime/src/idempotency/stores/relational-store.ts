@@ -1,6 +1,6 @@
 // The shared relational store (not selectable on its own): what PostgreSQL and MySQL add to the
-// base store over a table with a unique storage key: the key length limit, table creation and
-// the purge of expired rows. Every decision about a key (new, in flight, completed, expired,
+// base store over a table with a unique storage key: the key length limit, the check for a table
+// from an older release, and the purge of expired rows. Every decision about a key (new, in flight, completed, expired,
 // take over) is the base store's.
 import { safeError } from '../../logging/safe-error.js';
 import type { StoreTimings } from '../store.js';
@@ -34,16 +34,8 @@ export abstract class RelationalIdempotencyStore extends BaseIdempotencyStore {
 
   /** Deletes at most `limit` rows expired at `nowMs`; answers how many. */
   protected abstract purgeBatch(nowMs: number, limit: number): Promise<number>;
-  /** Creates the table and its index when missing, and adds the columns an older table lacks. */
-  protected abstract createTable(): Promise<void>;
   /** True when the table exists but lacks a column added since (`ADDED_COLUMNS`). */
   protected abstract lacksAddedColumns(): Promise<boolean>;
-  /** How else the table can be brought up to date, for the outdated-table error. */
-  protected get createTableHint(): string {
-    return ', or set createTable: true';
-  }
-  /** Closes the pool when the store opened it. */
-  protected abstract closeConnections(): Promise<void>;
 
   /**
    * Deletes every row expired now, `purgeBatchSize` rows per statement so no statement holds many
@@ -69,13 +61,12 @@ export abstract class RelationalIdempotencyStore extends BaseIdempotencyStore {
   }
 
   async start(): Promise<void> {
-    if (this.settings.createTable) await this.createTable();
-    else if (await this.lacksAddedColumns()) {
+    if (await this.lacksAddedColumns()) {
       throw new IdempotencyStoreError(
         IdempotencyStoreErrorCode.tableOutdated,
         this.storeName,
         `the table ${this.settings.tableName} lacks the columns ${ADDED_COLUMNS.join(', ')}: ` +
-          `add a migration exporting createIdempotencyKeysUpgradeMigration() and run it${this.createTableHint}`,
+          `add a migration exporting createIdempotencyKeysUpgradeMigration() and run it`,
       );
     }
     if (this.settings.purgeIntervalMs > 0 && !this.purgeTimer) {
@@ -100,7 +91,7 @@ export abstract class RelationalIdempotencyStore extends BaseIdempotencyStore {
   async close(): Promise<void> {
     if (this.purgeTimer) clearInterval(this.purgeTimer);
     this.purgeTimer = undefined;
+    // The connections are the app's Knex instance's: it outlives the store.
     await this.purging?.catch(() => undefined);
-    await this.closeConnections();
   }
 }

@@ -26,18 +26,16 @@ export interface DistributedStoreSettings {
   logger?: StoreLogger;
 }
 
-/** Settings of the PostgreSQL and MySQL stores. */
-export interface RelationalStoreSettings extends DistributedStoreSettings {
+/**
+ * Settings of the PostgreSQL and MySQL store. Connections, pool size and timeouts are the app's
+ * Knex instance's own.
+ */
+export interface RelationalStoreSettings {
   /**
    * Table holding the keys; `schema.table` is accepted on PostgreSQL.
    * @default 'slicekit_idempotency_keys'
    */
   tableName?: string;
-  /**
-   * Create the table (if missing) when the app starts, instead of through the exported migration.
-   * @default false
-   */
-  createTable?: boolean;
   /**
    * Run `purgeExpired()` every this many milliseconds while the app runs; 0 turns it off.
    * @default 0
@@ -48,11 +46,8 @@ export interface RelationalStoreSettings extends DistributedStoreSettings {
    * @default 1000
    */
   purgeBatchSize?: number;
-  /**
-   * Connections in the pool the store opens from a URL (ignored for a pool you pass in).
-   * @default 10
-   */
-  poolSize?: number;
+  /** Where the store reports background failures (the purge). @default no logging */
+  logger?: StoreLogger;
 }
 
 export const DEFAULT_TABLE_NAME = 'slicekit_idempotency_keys';
@@ -99,11 +94,9 @@ export function resolveRelationalSettings(
     );
   }
   return {
-    ...resolveDistributedSettings(store, settings),
     tableName,
-    createTable: settings.createTable ?? false,
     purgeIntervalMs: positive(store, 'purgeIntervalMs', settings.purgeIntervalMs ?? 0, true),
     purgeBatchSize: Math.floor(positive(store, 'purgeBatchSize', settings.purgeBatchSize ?? 1000)),
-    poolSize: Math.floor(positive(store, 'poolSize', settings.poolSize ?? 10)),
+    logger: settings.logger,
   };
 }

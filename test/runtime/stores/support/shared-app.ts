@@ -1,19 +1,20 @@
 // A child-process app sharing an idempotency store with its siblings, registered through the
-// store's own registration function: POST /orders records one side-effect row per handler run
+// store's own registration function (PostgreSQL and MySQL on a Knex instance of the app's): POST /orders records one side-effect row per handler run
 // (in PostgreSQL), optionally waits, then answers 201.
 // Configured by environment: STORE (postgres | mysql | redis), STORE_URL, SIDE_DB_URL,
 // CACHE_PREFIX, IN_FLIGHT_MS, OPERATION_TIMEOUT_MS. Prints {"port": n} once listening.
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import knexFactory from 'knex';
 import pg from 'pg';
+import { knexConfig } from '@slicekit/runtime/database';
 import {
   requiredIdempotentKey,
   silentLogger,
   startApp,
   type ConfigureIdempotency,
 } from '@slicekit/runtime/idempotency';
-import { addIdempotencyWithMySqlStore } from '@slicekit/runtime/idempotency/mysql';
-import { addIdempotencyWithPostgresStore } from '@slicekit/runtime/idempotency/postgres';
+import { addIdempotencyWithKnexStore } from '@slicekit/runtime/idempotency/knex';
 import { addIdempotencyWithRedisStore } from '@slicekit/runtime/idempotency/redis';
 
 const env = (name: string): string => {
@@ -35,9 +36,20 @@ const configure: ConfigureIdempotency = (options) => {
   options.cachePrefix = env('CACHE_PREFIX');
   options.logger = silentLogger;
 };
+const timeoutMs = connection.operationTimeoutMs;
+const appKnex = () =>
+  knexFactory(
+    knexConfig(connection.connection, {
+      timeouts: {
+        acquireTimeoutMs: timeoutMs,
+        connectTimeoutMs: 1000,
+        statementTimeoutMs: timeoutMs,
+      },
+    }),
+  );
 const register = {
-  postgres: () => addIdempotencyWithPostgresStore(app, connection, configure),
-  mysql: () => addIdempotencyWithMySqlStore(app, connection, configure),
+  postgres: () => addIdempotencyWithKnexStore(app, appKnex(), configure),
+  mysql: () => addIdempotencyWithKnexStore(app, appKnex(), configure),
   redis: () => addIdempotencyWithRedisStore(app, connection, configure),
 }[env('STORE')];
 if (!register) throw new Error(`unknown STORE ${env('STORE')}`);
