@@ -1,6 +1,7 @@
 // @slicekit/runtime/database: a database URL's Knex settings, bounded database calls and what
 // follows from them: telling an unavailable database from a failed statement (503 + Retry-After),
 // and retrying transactions aborted as deadlocks (see docs/reliability.md).
+export * from './admin.js';
 export * from './connection.js';
 export * from './knex-config.js';
 export * from './timeouts.js';

@@ -2,7 +2,7 @@
 // MySQL/MariaDB database, on the app's Knex instance (its pool, its timeouts). The key table comes
 // from a migration the app runs: `idempotencyKeysMigration()`.
 import type { Knex } from 'knex';
-import { sqlFamily } from '../../sql/dialect.js';
+import { dialectFor } from '../../sql/dialects/index.js';
 import { addIdempotentKeyWithStore } from '../index.js';
 import { KnexIdempotencyStore, keyTableFamily, type KnexStoreSettings } from './knex-store.js';
 import {
@@ -89,7 +89,7 @@ export function idempotencyKeysMigration(
   options: IdempotencyKeysMigrationOptions = {},
 ): IdempotencyKeysMigration {
   const table = createIdempotencyKeysMigration(options);
-  const onServer = (knex: Knex) => sqlFamily(knex) !== 'sqlite';
+  const onServer = (knex: Knex) => dialectFor(knex).keyTable !== undefined;
   return {
     async up(knex) {
       if (onServer(knex)) await table.up(knex);
