@@ -99,3 +99,15 @@ export function idempotencyKeysMigration(
     },
   };
 }
+
+/**
+ * The database that keeps idempotency keys in a table on `knex` (`PostgreSQL`, `MySQL`), or
+ * undefined where they stay in the process (SQLite: the memory store).
+ *
+ * @example
+ * if (keyTableDatabase(knex)) addIdempotencyWithKnexStore(app, { knex });
+ */
+export function keyTableDatabase(knex: Knex): string | undefined {
+  const dialect = dialectFor(knex);
+  return dialect.keyTable ? dialect.label : undefined;
+}

@@ -203,5 +203,7 @@ export interface Dialect extends ListQueryDialect {
     readonly rebuildsToChangeEnum: boolean;
     /** An enum is a text column with a named CHECK constraint (renamed along with its table). */
     readonly enumIsCheckConstraint: boolean;
+    /** Knex reads the table to alter it (to rebuild it): the SQL is seen only by running it. */
+    readonly readsTableToAlter: boolean;
   };
 }

@@ -210,5 +210,5 @@ export const mysql: Dialect = {
 
   keyTable: mysqlKeyTable,
 
-  schema: { rebuildsToChangeEnum: false, enumIsCheckConstraint: false },
+  schema: { rebuildsToChangeEnum: false, enumIsCheckConstraint: false, readsTableToAlter: false },
 };

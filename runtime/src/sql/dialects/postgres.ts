@@ -168,5 +168,5 @@ export const postgres: Dialect = {
 
   keyTable: postgresKeyTable,
 
-  schema: { rebuildsToChangeEnum: false, enumIsCheckConstraint: true },
+  schema: { rebuildsToChangeEnum: false, enumIsCheckConstraint: true, readsTableToAlter: false },
 };

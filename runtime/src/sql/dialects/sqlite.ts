@@ -162,5 +162,5 @@ export const sqlite: Dialect = {
 
   keyTable: undefined,
 
-  schema: { rebuildsToChangeEnum: true, enumIsCheckConstraint: false },
+  schema: { rebuildsToChangeEnum: true, enumIsCheckConstraint: false, readsTableToAlter: true },
 };
