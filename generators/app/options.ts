@@ -1,10 +1,10 @@
 // The app generator's answers: their checks, their normalised form and the data the templates see.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileSpecifier, packageRoot, runtimeFolder } from './paths.js';
+import { databases, drivers, type Database } from './databases.js';
 
-export const databases = ['sqlite', 'postgres', 'mysql'] as const;
-export type Database = (typeof databases)[number];
+export { databases, type Database } from './databases.js';
+import { fileSpecifier, packageRoot, runtimeFolder } from './paths.js';
 
 /** What the `app` generator asks for; plop bypass arguments and the `slicekit new` flags set the same keys. */
 export interface AppAnswers {
@@ -108,33 +108,6 @@ function versionOf(name: string): string {
   if (!version) throw new Error(`slicekit's package.json does not list ${name}`);
   return version;
 }
-
-// Per database, data only: the driver package, its name in the app's README, whether its install
-// script must run (SQLite's driver fetches or compiles its native binding), and DATABASE_URL's
-// default for an app (`{name}`: the app's name, `{database}`: its database name).
-const drivers: Record<
-  Database,
-  { package: string; label: string; installScript: boolean; defaultUrl: string }
-> = {
-  sqlite: {
-    package: 'better-sqlite3',
-    label: 'SQLite',
-    installScript: true,
-    defaultUrl: 'data/{name}.sqlite',
-  },
-  postgres: {
-    package: 'pg',
-    label: 'PostgreSQL',
-    installScript: false,
-    defaultUrl: 'postgres://postgres@127.0.0.1:5432/{database}',
-  },
-  mysql: {
-    package: 'mysql2',
-    label: 'MySQL / MariaDB',
-    installScript: false,
-    defaultUrl: 'mysql://root@127.0.0.1:3306/{database}',
-  },
-};
 
 /** Everything the app templates read. */
 export interface AppTemplateData {
