@@ -1,10 +1,10 @@
 // The app generator's answers: their checks, their normalised form and the data the templates see.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileSpecifier, packageRoot, runtimeFolder } from './paths.js';
+import { databases, drivers, type Database } from './databases.js';
 
-export const databases = ['sqlite', 'postgres', 'mysql'] as const;
-export type Database = (typeof databases)[number];
+export { databases, type Database } from './databases.js';
+import { fileSpecifier, packageRoot, runtimeFolder } from './paths.js';
 
 /** What the `app` generator asks for; plop bypass arguments and the `slicekit new` flags set the same keys. */
 export interface AppAnswers {
@@ -109,12 +109,6 @@ function versionOf(name: string): string {
   return version;
 }
 
-const drivers: Record<Database, { package: string; label: string }> = {
-  sqlite: { package: 'better-sqlite3', label: 'SQLite' },
-  postgres: { package: 'pg', label: 'PostgreSQL' },
-  mysql: { package: 'mysql2', label: 'MySQL / MariaDB' },
-};
-
 /** Everything the app templates read. */
 export interface AppTemplateData {
   name: string;
@@ -154,8 +148,8 @@ function allowScripts(database: Database, slicekit: string): Record<string, bool
     // The OTLP protobuf exporter's protobufjs runs a postinstall that checks its own CLI's
     // dependencies; the exporter needs none of it.
     protobufjs: false,
-    // The SQLite driver fetches or compiles its native binding on install: needed.
-    ...(database === 'sqlite' ? { 'better-sqlite3': true } : {}),
+    // A driver that fetches or compiles its native binding on install: needed.
+    ...(drivers[database].installScript ? { [drivers[database].package]: true } : {}),
     // From a clone, slicekit's prepare would rebuild the clone, which its own install built. npm
     // names a local dependency by its path, not its package name. (From the registry, npm runs no
     // prepare.)
@@ -168,15 +162,9 @@ function databaseNameOf(name: string): string {
 }
 
 function defaultDatabaseUrl(name: string, database: Database): string {
-  const databaseName = databaseNameOf(name);
-  switch (database) {
-    case 'sqlite':
-      return `data/${name}.sqlite`;
-    case 'postgres':
-      return `postgres://postgres@127.0.0.1:5432/${databaseName}`;
-    case 'mysql':
-      return `mysql://root@127.0.0.1:3306/${databaseName}`;
-  }
+  return drivers[database].defaultUrl
+    .replace('{name}', name)
+    .replace('{database}', databaseNameOf(name));
 }
 
 function sorted(entries: Record<string, string>): { name: string; version: string }[] {
@@ -275,9 +263,10 @@ export function appTemplateData(
     directory,
     database,
     databaseLabel: driver.label,
-    isSqlite: database === 'sqlite',
-    isPostgres: database === 'postgres',
-    isMysql: database === 'mysql',
+    // isSqlite, isPostgres, isMysql: which database the templates write for.
+    ...(Object.fromEntries(
+      databases.map((each) => [`is${each[0]!.toUpperCase()}${each.slice(1)}`, each === database]),
+    ) as Pick<AppTemplateData, 'isSqlite' | 'isPostgres' | 'isMysql'>),
     defaultDatabaseUrl: defaultDatabaseUrl(name, database),
     databaseName: databaseNameOf(name),
     install: answers.install === true,

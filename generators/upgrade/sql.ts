@@ -4,6 +4,7 @@
 // table to do it, so its statements come from running the steps on an in-memory copy of the
 // table as the base copy describes it.
 import knexFactory, { type Knex } from 'knex';
+import { dialectNamed, type Dialect } from '@slicekit/runtime/database';
 import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import type { Column } from '../entity/views/migration.js';
 import type { FullSnapshot } from './base.js';
@@ -62,7 +63,7 @@ export const checkSql = (values: readonly string[]) =>
 function builders(
   knex: Knex,
   step: Step,
-  family: Family,
+  schema: Dialect['schema'],
 ): (Knex.SchemaBuilder | Knex.Raw | Knex.QueryBuilder | string)[] {
   if ('alterTable' in step) {
     const { table, lines } = step.alterTable;
@@ -83,7 +84,7 @@ function builders(
   }
   if ('enumChange' in step) {
     const { table, column: c, constraint, values, rebuild } = step.enumChange;
-    if (family === 'sqlite') {
+    if (schema.rebuildsToChangeEnum) {
       const names = rebuild.columns.map((r) => r.name);
       const temp = rebuildTable(table);
       return [
@@ -104,9 +105,9 @@ function builders(
       ];
     }
     const altered = knex.schema.alterTable(table, (t) => {
-      column(t, c).alter(family === 'postgres' ? { alterType: false } : {});
+      column(t, c).alter(schema.enumIsCheckConstraint ? { alterType: false } : {});
     });
-    if (family !== 'postgres') return [altered];
+    if (!schema.enumIsCheckConstraint) return [altered];
     return [
       altered,
       knex.raw('alter table ?? drop constraint if exists ??', [table, constraint]),
@@ -114,7 +115,7 @@ function builders(
     ];
   }
   if ('renameCheck' in step) {
-    if (family !== 'postgres') return [];
+    if (!schema.enumIsCheckConstraint) return [];
     const { table, from, to } = step.renameCheck;
     return [knex.raw('alter table ?? rename constraint ?? to ??', [table, from, to])];
   }
@@ -146,17 +147,21 @@ const text = (b: Knex.SchemaBuilder | Knex.Raw | Knex.QueryBuilder | string): st
     );
 };
 
-async function sqliteStatements(steps: readonly Step[], before: FullSnapshot): Promise<string[]> {
+async function statementsRun(
+  steps: readonly Step[],
+  before: FullSnapshot,
+  dialect: Dialect,
+): Promise<string[]> {
   let knex: Knex;
   try {
-    await import('better-sqlite3');
+    await import(dialect.client);
     knex = knexFactory({
-      client: 'better-sqlite3',
+      client: dialect.client,
       connection: { filename: ':memory:' },
       useNullAsDefault: true,
     });
   } catch {
-    return ['-- install better-sqlite3 to see the SQLite statements'];
+    return [`-- install ${dialect.client} to see the ${dialect.label} statements`];
   }
   try {
     await knex.schema.createTable(before.table, (t) => {
@@ -176,7 +181,7 @@ async function sqliteStatements(steps: readonly Step[], before: FullSnapshot): P
     };
     knex.on('query', record);
     for (const step of steps) {
-      for (const b of builders(knex, step, 'sqlite')) {
+      for (const b of builders(knex, step, dialect.schema)) {
         if (typeof b === 'string') out.push(b);
         else await b;
       }
@@ -198,10 +203,11 @@ export async function statements(
   before: FullSnapshot,
   family: Family,
 ): Promise<string[]> {
-  if (family === 'sqlite') return sqliteStatements(steps, before);
-  const knex = knexFactory({ client: family === 'postgres' ? 'pg' : 'mysql2' });
+  const dialect = dialectNamed(family);
+  if (dialect.schema.readsTableToAlter) return statementsRun(steps, before, dialect);
+  const knex = knexFactory({ client: dialect.client });
   try {
-    return steps.flatMap((step) => builders(knex, step, family).flatMap(text));
+    return steps.flatMap((step) => builders(knex, step, dialect.schema).flatMap(text));
   } finally {
     await knex.destroy();
   }

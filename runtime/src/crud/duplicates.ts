@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import { ProblemError } from '../http/problem.js';
 import { problemKinds } from '../http/problem-kinds.js';
+import { isDatabaseError } from '../sql/dialects/index.js';
 import type { EntityTable } from './table.js';
 
 export const DUPLICATE_TYPE = problemKinds['crud.duplicate'].type;
@@ -14,14 +15,7 @@ type Row = Record<string, unknown>;
  * PostgreSQL 23505, MySQL/MariaDB ER_DUP_ENTRY (1062), SQLite SQLITE_CONSTRAINT_UNIQUE.
  */
 export function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, errno } = error as { code?: unknown; errno?: unknown };
-  return (
-    code === '23505' ||
-    code === 'ER_DUP_ENTRY' ||
-    errno === 1062 ||
-    code === 'SQLITE_CONSTRAINT_UNIQUE'
-  );
+  return isDatabaseError('unique', error);
 }
 
 /**

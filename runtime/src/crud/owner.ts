@@ -1,7 +1,7 @@
 // Ownership: the rows of a table a caller may reach. For an owned table, only those whose owner
 // is exactly the caller's principal, on every database, so another caller's row is not found.
 import type { Knex } from 'knex';
-import { sqlFamily } from '../sql/dialect.js';
+import { dialectFor } from '../sql/dialects/index.js';
 import type { EntityTable } from './table.js';
 
 type Db = Knex | Knex.Transaction;
@@ -35,7 +35,5 @@ export function ownRowsOnly(
 ): Knex.QueryBuilder {
   if (!table.ownerColumn) return query;
   const column = `${table.table}.${table.ownerColumn}`;
-  query.where(column, principal);
-  if (sqlFamily(query) === 'mysql') query.whereRaw('binary ?? = binary ?', [column, principal]);
-  return query;
+  return dialectFor(query).whereExactly(query, column, principal);
 }

@@ -7,6 +7,7 @@
 import type { Knex } from 'knex';
 import { ProblemError } from '../http/problem.js';
 import { problemKinds } from '../http/problem-kinds.js';
+import { isDatabaseError } from '../sql/dialects/index.js';
 import { ownRowsOnly } from './owner.js';
 import { linksTo, referencesTo } from './referencing.js';
 import type { EntityTable } from './table.js';
@@ -211,13 +212,7 @@ export async function applyDeleteRules(
  * ER_NO_REFERENCED_ROW(_2) and ER_ROW_IS_REFERENCED(_2), SQLite SQLITE_CONSTRAINT_FOREIGNKEY.
  */
 export function isForeignKeyViolation(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, errno } = error as { code?: unknown; errno?: unknown };
-  return (
-    code === '23503' ||
-    code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
-    (typeof errno === 'number' && [1216, 1217, 1451, 1452].includes(errno))
-  );
+  return isDatabaseError('foreignKey', error);
 }
 
 /**

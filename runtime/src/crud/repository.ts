@@ -3,7 +3,7 @@
 // answers with the row as stored, so the DTO shows exactly what the database kept (decimals, time
 // precision), and the events it raises are written to the outbox in that same transaction.
 import type { Knex } from 'knex';
-import { sqlFamily } from '../sql/dialect.js';
+import { dialectFor } from '../sql/dialects/index.js';
 import { retryOnConflict, transactionWithRetry } from '../database/transaction.js';
 import { createdEvents, updatedEvents, type EntityEvents } from '../events/declared.js';
 import { recordEvents } from '../events/record.js';
@@ -82,7 +82,7 @@ async function findRow(
 ): Promise<Row> {
   const key = checkId(table, id);
   const query = visibleRows(db, table, principal).where(table.idColumn, key);
-  if (lock && sqlFamily(db) !== 'sqlite') query.forUpdate();
+  if (lock) dialectFor(db).lockRows(query);
   const row = (await query.first()) as Row | undefined;
   if (!row) throw notFound(table.entityName, id);
   return withEntityTag(row, table.entityTag(row));

@@ -1,69 +1,12 @@
 // Bounding what a pooled connection may wait for, and dropping a connection that timed out, so a
 // silent database fails requests quickly and the pool recovers by itself once it answers again.
+// Each dialect (sql/dialects/) knows how its driver is bounded.
+import { dialectNamed, type AfterCreate, type ConnectionBounds } from '../sql/dialects/index.js';
+
+export type { ConnectionBounds } from '../sql/dialects/index.js';
 
 /** The database family a Knex configuration is for. */
 export type ConnectionDialect = 'postgres' | 'mysql' | 'sqlite';
-
-/** What `boundConnection` bounds. */
-export interface ConnectionBounds {
-  /**
-   * MySQL/MariaDB: longest wait for the answer of one statement, given to mysql2 as each query's
-   * `timeout` (mysql2 has no per-connection setting). PostgreSQL takes `query_timeout` and
-   * `statement_timeout` in its connection settings instead. @default no limit
-   */
-  queryTimeoutMs?: number;
-  /** SQLite: longest wait for a lock another connection holds (`PRAGMA busy_timeout`). @default 5000 */
-  busyTimeoutMs?: number;
-}
-
-type Callback = (error: unknown, ...rest: unknown[]) => unknown;
-
-interface QueryingConnection {
-  query(...args: unknown[]): unknown;
-}
-
-interface MysqlConnection extends QueryingConnection {
-  destroy(): void;
-  stream?: { destroy?: () => void };
-}
-
-interface PostgresClient extends QueryingConnection {
-  connection?: { stream?: { destroy?: () => void } };
-}
-
-interface SqliteDatabase {
-  pragma(source: string): unknown;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
-  );
-}
-
-/**
- * Wraps `connection.query` so that `onError` sees the error of every query that ends with one,
- * and `withOptions` may rewrite the query's first argument.
- */
-function watchQueries(
-  connection: QueryingConnection,
-  onError: (error: unknown) => void,
-  withOptions: (sql: unknown) => unknown = (sql) => sql,
-): void {
-  const query = connection.query;
-  connection.query = function boundedQuery(this: unknown, ...args: unknown[]) {
-    args[0] = withOptions(args[0]);
-    const last = args.length - 1;
-    const callback = args[last];
-    if (last > 0 && typeof callback === 'function') {
-      args[last] = function settled(this: unknown, error: unknown, ...rest: unknown[]) {
-        if (error) onError(error);
-        return (callback as Callback).call(this, error, ...rest);
-      };
-    }
-    return query.apply(this, args);
-  };
-}
 
 /**
  * A Knex `pool.afterCreate` hook bounding each new connection:
@@ -83,38 +26,6 @@ function watchQueries(
 export function boundConnection(
   dialect: ConnectionDialect,
   bounds: ConnectionBounds = {},
-): (connection: unknown, done: (error: Error | null, connection: unknown) => void) => void {
-  return function afterCreate(connection, done) {
-    try {
-      if (dialect === 'sqlite') {
-        const ms = Math.max(0, Math.floor(bounds.busyTimeoutMs ?? 5000));
-        (connection as SqliteDatabase).pragma(`busy_timeout = ${ms}`);
-      } else if (dialect === 'mysql') {
-        const mysql = connection as MysqlConnection;
-        const timeout = bounds.queryTimeoutMs;
-        watchQueries(
-          mysql,
-          (error) => {
-            if ((error as { code?: unknown }).code !== 'PROTOCOL_SEQUENCE_TIMEOUT') return;
-            mysql.destroy();
-            mysql.stream?.destroy?.();
-          },
-          (sql) => {
-            if (timeout === undefined) return sql;
-            if (typeof sql === 'string') return { sql, timeout };
-            return isPlainObject(sql) && sql.timeout === undefined ? { ...sql, timeout } : sql;
-          },
-        );
-      } else {
-        const client = connection as PostgresClient;
-        watchQueries(client, (error) => {
-          if ((error as { message?: unknown }).message !== 'Query read timeout') return;
-          client.connection?.stream?.destroy?.();
-        });
-      }
-      done(null, connection);
-    } catch (error) {
-      done(error as Error, connection);
-    }
-  };
+): AfterCreate {
+  return dialectNamed(dialect).boundConnection(bounds);
 }

@@ -1,10 +1,9 @@
 // Retrying work the database aborted to break a deadlock or a serialization conflict: the
 // transaction did nothing, and running it again usually succeeds at once.
 import type { Knex } from 'knex';
+import { isDatabaseError } from '../sql/dialects/index.js';
 
 interface ErrorFields {
-  code?: unknown;
-  errno?: unknown;
   cause?: unknown;
 }
 
@@ -20,16 +19,8 @@ interface ErrorFields {
  */
 export function isTransactionConflict(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 5) return false;
-  const { code, errno, cause } = error as ErrorFields;
-  if (
-    code === 'ER_LOCK_DEADLOCK' ||
-    errno === 1213 ||
-    code === '40001' ||
-    code === '40P01' ||
-    code === 'SQLITE_BUSY_SNAPSHOT'
-  ) {
-    return true;
-  }
+  if (isDatabaseError('conflict', error)) return true;
+  const { cause } = error as ErrorFields;
   return cause !== undefined && isTransactionConflict(cause, depth + 1);
 }
 

@@ -3,6 +3,7 @@
 import type { Request, Response } from 'express';
 import { problemDetails, sendProblem, type ProblemDetails } from '../http/problem.js';
 import { problemKinds } from '../http/problem-kinds.js';
+import { isDatabaseError } from '../sql/dialects/index.js';
 
 /** The `code` of the problem a request answers with when the database is unavailable. */
 export const DatabaseProblemCode = {
@@ -29,34 +30,6 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-// mysql2: its own timeouts and lost connections, and the server refusing or going away.
-const MYSQL_CODES = new Set([
-  'PROTOCOL_SEQUENCE_TIMEOUT',
-  'PROTOCOL_CONNECTION_LOST',
-  'ER_CON_COUNT_ERROR',
-  'ER_SERVER_SHUTDOWN',
-  'ER_CONNECTION_KILLED',
-  'ER_CLIENT_INTERACTION_TIMEOUT',
-  'ER_LOCK_WAIT_TIMEOUT',
-  'ER_STATEMENT_TIMEOUT',
-  'ER_QUERY_TIMEOUT',
-]);
-
-// PostgreSQL SQLSTATEs: a statement cancelled (statement_timeout), a lock not obtained
-// (lock_timeout), too many connections, the server shutting down or starting up.
-const POSTGRES_STATES = new Set(['57014', '55P03', '53300', '57P01', '57P02', '57P03']);
-
-// node-postgres raises these without a code (Knex puts the statement and ' - ' before them).
-const POSTGRES_MESSAGES = [
-  'Query read timeout',
-  'Connection terminated',
-  'Connection terminated unexpectedly',
-  'Connection terminated due to connection timeout',
-  'timeout expired',
-  'Client has encountered a connection error and is not queryable',
-  'Client was closed and is not queryable',
-];
-
 interface ErrorFields {
   name?: unknown;
   code?: unknown;
@@ -70,21 +43,9 @@ interface ErrorFields {
 function unavailableItself(error: ErrorFields): boolean {
   // Knex: no pooled connection within acquireConnectionTimeout, or a query's own .timeout().
   if (error.name === 'KnexTimeoutError') return true;
-  const code = typeof error.code === 'string' ? error.code : undefined;
-  if (code !== undefined) {
-    if (NETWORK_CODES.has(code) || MYSQL_CODES.has(code) || POSTGRES_STATES.has(code)) return true;
-    // PostgreSQL class 08: connection exceptions.
-    if (/^08[0-9A-Z]{3}$/.test(code)) return true;
-    // better-sqlite3: the file stayed locked for the whole busy timeout (or waiting would deadlock).
-    if (code.startsWith('SQLITE_BUSY')) return true;
-  }
-  // mysql2 marks errors that closed the connection as fatal (a SQL error is never fatal).
-  if (error.fatal === true && error.sqlState === undefined) return true;
-  const message = typeof error.message === 'string' ? error.message : '';
-  return (
-    code === undefined &&
-    POSTGRES_MESSAGES.some((text) => message === text || message.endsWith(` - ${text}`))
-  );
+  if (typeof error.code === 'string' && NETWORK_CODES.has(error.code)) return true;
+  // The database's own answers: a statement cancelled, a lock not obtained, the server going away.
+  return isDatabaseError('unavailable', error);
 }
 
 /**

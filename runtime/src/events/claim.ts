@@ -2,7 +2,7 @@
 // same row twice, and settling a claimed row once its subscribers have run.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { sqlFamily } from '../sql/dialect.js';
+import { dialectFor } from '../sql/dialects/index.js';
 import { OutboxStatus } from './types.js';
 
 export interface OutboxRow {
@@ -96,27 +96,13 @@ export async function claimDue(knex: Knex, request: ClaimRequest): Promise<Claim
     return q.orderBy('id').limit(batchSize);
   };
 
-  if (sqlFamily(knex) === 'sqlite') {
-    await stamp(knex(table).whereIn('id', due(knex(table).select('id'))));
-    const rows = await knex(table).select(columns).where('claim_token', token).orderBy('id');
-    return { token, rows: await withEventIds(knex, table, token, rows) };
-  }
-  // READ COMMITTED (PostgreSQL's default anyway): under MySQL's REPEATABLE READ the SELECT ...
-  // FOR UPDATE also locks the gaps of the due index it scans: a change recording an event then
-  // waits for the claim before its outbox row can go there, and the two deadlock when the claim's
-  // UPDATE needs the row that insert already put in the primary key. Row locks alone are what
-  // keep two claims apart.
-  const rows = await knex.transaction(
-    async (trx) => {
-      const ids = (await due(trx(table).select('id')).forUpdate().skipLocked()).map(
-        (row: { id: number | string }) => row.id,
-      );
-      if (ids.length === 0) return [];
-      await stamp(trx(table).whereIn('id', ids));
-      return trx(table).select(columns).whereIn('id', ids).orderBy('id');
-    },
-    { isolationLevel: 'read committed' },
-  );
+  const rows = (await dialectFor(knex).claim(knex, {
+    table,
+    columns,
+    due,
+    stamp,
+    token,
+  })) as unknown as OutboxRow[];
   return { token, rows: await withEventIds(knex, table, token, rows) };
 }
 

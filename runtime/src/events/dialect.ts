@@ -1,3 +1,3 @@
 // The events area's public `sqlFamily`, kept for apps that import it from here: the one
-// implementation lives in sql/dialect.ts.
-export { sqlFamily, UnsupportedDatabaseError, type SqlFamily } from '../sql/dialect.js';
+// implementation lives in sql/dialects/.
+export { sqlFamily, UnsupportedDatabaseError, type SqlFamily } from '../sql/dialects/index.js';

@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import { collectionFrom, ownerCondition, quoteTable } from './collections.js';
 import { filterFragment, type Fragment } from './conditions.js';
-import { dialectName, dialects, type SqlDialect } from './dialects/index.js';
+import { dialectFor, type ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
 import type { Member, RelationMember, ScalarMember } from './members.js';
 import type { QueryTarget } from './paths.js';
 import type { ListResource } from './resource.js';
@@ -180,7 +180,7 @@ export function buildListQueries(
   query: ListQuery,
   options: ListQueryBuildOptions & { extraRows?: number } = {},
 ): ListQueries {
-  const d = dialects[dialectName(knex)];
+  const d = dialectFor(knex);
   const names = namer(d, resource.table);
   const principal = options.principal ?? '';
   const targets = query.filters.map((filter) => resource.target(filter.field)!);

@@ -4,8 +4,7 @@
 // related rows of an owned table are only the caller's own.
 import type { Knex } from 'knex';
 import { collectionFrom, ownerCondition, quoteTable } from './collections.js';
-import { marks } from './dialects/dialect.js';
-import { dialectName, dialects, type SqlDialect } from './dialects/index.js';
+import { dialectFor, marks, type ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
 import type { CollectionMember, RelationMember } from './members.js';
 import type { ListResource } from './resource.js';
 import { collectionKey, relationKey, relationPresentKey } from './to-dto.js';
@@ -45,7 +44,7 @@ export async function loadCollections(
   rows: Row[],
   options: { principal?: string; connection?: unknown } = {},
 ): Promise<void> {
-  const d = dialects[dialectName(knex)];
+  const d = dialectFor(knex);
   const collections = resource.members.filter(
     (m): m is CollectionMember => m.kind === 'collection',
   );
@@ -125,7 +124,7 @@ export async function loadRelated<R extends Row | Row[]>(
   principal = '',
 ): Promise<R> {
   const list = (Array.isArray(rows) ? rows : [rows]) as Row[];
-  await loadRelations(knex, dialects[dialectName(knex)], resource, list, principal);
+  await loadRelations(knex, dialectFor(knex), resource, list, principal);
   await loadCollections(knex, resource, list, { principal });
   return rows;
 }

@@ -2,9 +2,8 @@
 // one extra query, and none when the page itself shows where the list ends.
 import type { Knex } from 'knex';
 import { buildListQueries, type ListQueryBuildOptions } from './compile.js';
-import { dialectName } from './dialects/index.js';
+import { dialectFor } from '../sql/dialects/index.js';
 import type { ListResource } from './resource.js';
-import { registerSqliteFunctions } from './sqlite-functions.js';
 import { loadCollections } from './related.js';
 import type { ListQuery, PagedResponse } from './types.js';
 
@@ -44,15 +43,10 @@ export async function runListQuery<Dto>(
     ...options,
     extraRows: counting ? 0 : 1,
   });
-  // SQLite needs slicekit_lower() on the very connection that runs the query.
-  const sqlite = dialectName(knex) === 'sqlite';
-  const client = knex.client as {
-    acquireConnection(): Promise<unknown>;
-    releaseConnection(connection: unknown): Promise<unknown>;
-  };
-  const connection = sqlite ? await client.acquireConnection() : undefined;
+  // A connection of its own where the engine's SQL functions must exist on it (SQLite).
+  const client = knex.client as { releaseConnection(connection: unknown): Promise<unknown> };
+  const connection = await dialectFor(knex).functionsConnection(knex);
   try {
-    if (connection) registerSqliteFunctions(connection);
     const rows = await withConnection<Row[]>(page, connection);
     const offset = (query.pageNumber - 1) * query.pageSize;
     let total: number | null = null;

@@ -1,6 +1,6 @@
 // Applying reference data: insert the declared rows that are absent, never touch present ones.
 import type { Knex } from 'knex';
-import { sqlFamily } from '../sql/dialect.js';
+import { dialectFor } from '../sql/dialects/index.js';
 import {
   defineReferenceData,
   keyColumns,
@@ -47,14 +47,12 @@ async function applySet(trx: Knex.Transaction, set: ReferenceDataSet) {
   const absent = set.rows.filter((row) => !present.has(keyOf(row, columns)));
   if (absent.length > 0) {
     // A second process applying the same rows at the same moment meets the unique index and is
-    // told to do nothing, so neither fails nor duplicates. On MySQL "do nothing" is spelt as an
-    // update of the key to itself: INSERT IGNORE would also hide unrelated errors.
+    // told to do nothing, so neither fails nor duplicates (each dialect spells "do nothing").
     const insert = trx(set.table)
       .insert(absent as ReferenceRow[])
       .onConflict(columns as string[]);
     try {
-      if (sqlFamily(trx) === 'mysql') await insert.merge([columns[0] as string]);
-      else await insert.ignore();
+      await dialectFor(trx).insertMissing(insert, columns[0] as string);
     } catch (error) {
       if (!isMissingUniqueIndex(error)) throw error;
       throw new ReferenceDataError(

@@ -1,52 +1,10 @@
 // `nextValue` / `nextNumber`: the next value of a sequence, unique across concurrent callers.
 import type { Knex } from 'knex';
-import { sqlFamily } from '../sql/dialect.js';
+import { dialectFor } from '../sql/dialects/index.js';
 import type { SequenceDefinition } from './definition.js';
 import { SequenceExhaustedError, SequenceNotFoundError } from './errors.js';
 import { renderSequenceValue } from './format.js';
 import { DEFAULT_SEQUENCE_TABLE, type SequenceTableOptions } from './storage.js';
-
-interface PgError {
-  code?: string;
-}
-
-async function nextPostgres(knex: Knex, s: SequenceDefinition): Promise<number> {
-  try {
-    // nextval is atomic and never hands out a value twice, even across transactions that roll back.
-    const result = await knex.raw('select nextval(?::regclass) as value', [`"${s.name}"`]);
-    const value = Number((result as { rows: { value: string }[] }).rows[0]?.value);
-    if (value > s.max) throw new SequenceExhaustedError(s.name, s.max);
-    return value;
-  } catch (error) {
-    const code = (error as PgError).code;
-    if (code === '2200H') throw new SequenceExhaustedError(s.name, s.max, { cause: error });
-    if (code === '42P01') throw new SequenceNotFoundError(s.name, { cause: error });
-    throw error;
-  }
-}
-
-async function nextMysql(knex: Knex, s: SequenceDefinition, table: string): Promise<number> {
-  // One UPDATE both increments and reads: the row lock serialises concurrent callers, and
-  // LAST_INSERT_ID(expr) puts this statement's new value into the OK packet's insertId, which
-  // belongs to this statement alone (no second query that another caller could race).
-  const [header] = (await knex.raw(
-    'update ?? set value = last_insert_id(value + 1) where name = ? and value < ?',
-    [table, s.name, s.max],
-  )) as unknown as [{ affectedRows: number; insertId: number | string }];
-  if (header.affectedRows === 1) return Number(header.insertId);
-  return missingOrExhausted(knex, s, table);
-}
-
-async function nextSqlite(knex: Knex, s: SequenceDefinition, table: string): Promise<number> {
-  // SQLite runs each writing statement under the database's single write lock, so the read
-  // of `value` and the write of `value + 1` cannot interleave with another caller's.
-  const rows = (await knex.raw(
-    'update ?? set value = value + 1 where name = ? and value < ? returning value',
-    [table, s.name, s.max],
-  )) as { value: number | string }[];
-  if (rows.length === 1) return Number(rows[0]?.value);
-  return missingOrExhausted(knex, s, table);
-}
 
 async function missingOrExhausted(
   knex: Knex,
@@ -74,14 +32,21 @@ export async function nextNumber(
   options: SequenceTableOptions = {},
 ): Promise<number> {
   const table = options.table ?? DEFAULT_SEQUENCE_TABLE;
-  switch (sqlFamily(knex)) {
-    case 'postgres':
-      return nextPostgres(knex, sequence);
-    case 'mysql':
-      return nextMysql(knex, sequence, table);
-    case 'sqlite':
-      return nextSqlite(knex, sequence, table);
+  const { sequences } = dialectFor(knex);
+  let value: number | undefined;
+  try {
+    value = await sequences.next(knex, sequence, table);
+  } catch (error) {
+    const failure = sequences.failure(error);
+    if (failure === 'exhausted') {
+      throw new SequenceExhaustedError(sequence.name, sequence.max, { cause: error });
+    }
+    if (failure === 'missing') throw new SequenceNotFoundError(sequence.name, { cause: error });
+    throw error;
   }
+  if (value === undefined) return missingOrExhausted(knex, sequence, table);
+  if (value > sequence.max) throw new SequenceExhaustedError(sequence.name, sequence.max);
+  return value;
 }
 
 /**

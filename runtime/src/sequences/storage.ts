@@ -1,6 +1,6 @@
-// Creating and dropping sequences: native ones on PostgreSQL, counter rows elsewhere.
+// Creating and dropping sequences: native ones or counter rows, as the dialect keeps them.
 import type { Knex } from 'knex';
-import { sqlFamily } from '../sql/dialect.js';
+import { dialectFor } from '../sql/dialects/index.js';
 import type { SequenceDefinition } from './definition.js';
 
 export interface SequenceTableOptions {
@@ -19,30 +19,8 @@ export async function ensureSequences(
   sequences: readonly SequenceDefinition[],
   options: SequenceTableOptions = {},
 ): Promise<void> {
-  if (sqlFamily(knex) === 'postgres') {
-    for (const s of sequences) {
-      const type = s.valueType === 'int' ? 'integer' : 'bigint';
-      // NO CYCLE: at maxvalue nextval fails (SQLSTATE 2200H) instead of starting over.
-      await knex.raw(
-        `create sequence if not exists ?? as ${type} start with ${s.start} minvalue ${s.start} maxvalue ${s.max} no cycle`,
-        [s.name],
-      );
-    }
-    return;
-  }
   const table = options.table ?? DEFAULT_SEQUENCE_TABLE;
-  if (!(await knex.schema.hasTable(table))) {
-    await knex.schema.createTable(table, (t) => {
-      t.string('name', 63).primary();
-      // The last value handed out; a new counter holds start - 1.
-      t.bigInteger('value').notNullable();
-    });
-  }
-  if (sequences.length === 0) return;
-  await knex(table)
-    .insert(sequences.map((s) => ({ name: s.name, value: s.start - 1 })))
-    .onConflict('name')
-    .ignore();
+  await dialectFor(knex).sequences.ensure(knex, sequences, table);
 }
 
 /** Drops the given sequences (their counter rows, and the counter table once it is empty). */
@@ -51,20 +29,8 @@ export async function dropSequences(
   sequences: readonly SequenceDefinition[],
   options: SequenceTableOptions = {},
 ): Promise<void> {
-  if (sqlFamily(knex) === 'postgres') {
-    for (const s of sequences) await knex.raw('drop sequence if exists ??', [s.name]);
-    return;
-  }
   const table = options.table ?? DEFAULT_SEQUENCE_TABLE;
-  if (!(await knex.schema.hasTable(table))) return;
-  await knex(table)
-    .whereIn(
-      'name',
-      sequences.map((s) => s.name),
-    )
-    .del();
-  const [left] = await knex(table).count({ n: '*' });
-  if (Number(left?.n ?? 0) === 0) await knex.schema.dropTable(table);
+  await dialectFor(knex).sequences.drop(knex, sequences, table);
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Express } from 'express';
 import type { Knex } from 'knex';
 import type { HealthCheck } from '@slicekit/runtime/health';
 import { addIdempotentKey, type IdempotencyOptions } from '@slicekit/runtime/idempotency';
-import { addIdempotencyWithKnexStore } from '@slicekit/runtime/idempotency/knex';
+import { addIdempotencyWithKnexStore, keyTableDatabase } from '@slicekit/runtime/idempotency/knex';
 import { idempotencyStoreUrl } from './config.js';
 import type { Logger } from './logger.js';
 
@@ -46,11 +46,11 @@ export async function useIdempotency(app: Express, knex: Knex, logger: Logger): 
     logger.info({ store: 'redis', host }, `idempotency keys are kept in Redis at ${host}`);
     return;
   }
-  const client = (knex.client.config as Knex.Config).client;
-  if (client === 'pg' || client === 'mysql2') {
+  // PostgreSQL or MySQL; undefined on SQLite.
+  const database = keyTableDatabase(knex);
+  if (database) {
     // Expired keys are deleted every 15 minutes by each instance, a bounded batch at a time.
     addIdempotencyWithKnexStore(app, { knex, logger, purgeIntervalMs: 15 * 60_000 }, configure);
-    const database = client === 'pg' ? 'PostgreSQL' : 'MySQL';
     logger.info(
       { store: 'database' },
       `idempotency keys are kept in the app's ${database} database`,

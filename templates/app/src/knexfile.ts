@@ -6,8 +6,6 @@ import type { Knex } from 'knex';
 import { knexConfig as knexConfigOf, type DatabaseTimeouts } from '@slicekit/runtime/database';
 import { DirectoryMigrationSource } from './migration-source.js';
 
-export { dialectOf, unboundedStatements } from '@slicekit/runtime/database';
-
 // Migrations and seeds run as TypeScript under tsx (`npm run dev`, `npm test`) and as JavaScript
 // from the compiled build (`npm start`); the extension of this very file tells which.
 const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';

@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { registerSqliteFunctions } from '@slicekit/runtime/list-query';
-import { sqlite } from '../../../runtime/src/list-query/dialects/sqlite.js';
+import { sqlite } from '../../../runtime/src/sql/dialects/sqlite.js';
 
 describe('SQLite case-insensitive match of an ASCII pattern', () => {
   it('finds the very rows the Unicode match finds', () => {

@@ -2,7 +2,7 @@
 // MySQL/MariaDB database, on the app's Knex instance (its pool, its timeouts). The key table comes
 // from a migration the app runs: `idempotencyKeysMigration()`.
 import type { Knex } from 'knex';
-import { sqlFamily } from '../../sql/dialect.js';
+import { dialectFor } from '../../sql/dialects/index.js';
 import { addIdempotentKeyWithStore } from '../index.js';
 import { KnexIdempotencyStore, keyTableFamily, type KnexStoreSettings } from './knex-store.js';
 import {
@@ -89,7 +89,7 @@ export function idempotencyKeysMigration(
   options: IdempotencyKeysMigrationOptions = {},
 ): IdempotencyKeysMigration {
   const table = createIdempotencyKeysMigration(options);
-  const onServer = (knex: Knex) => sqlFamily(knex) !== 'sqlite';
+  const onServer = (knex: Knex) => dialectFor(knex).keyTable !== undefined;
   return {
     async up(knex) {
       if (onServer(knex)) await table.up(knex);
@@ -98,4 +98,16 @@ export function idempotencyKeysMigration(
       if (onServer(knex)) await table.down(knex);
     },
   };
+}
+
+/**
+ * The database that keeps idempotency keys in a table on `knex` (`PostgreSQL`, `MySQL`), or
+ * undefined where they stay in the process (SQLite: the memory store).
+ *
+ * @example
+ * if (keyTableDatabase(knex)) addIdempotencyWithKnexStore(app, { knex });
+ */
+export function keyTableDatabase(knex: Knex): string | undefined {
+  const dialect = dialectFor(knex);
+  return dialect.keyTable ? dialect.label : undefined;
 }

@@ -2,9 +2,7 @@
 // that manage their schema with their own migrations (see docs/stores.md): one creating the table,
 // one bringing a table made by an older release up to date.
 import type { Knex } from 'knex';
-import { sqlFamily } from '../../sql/dialect.js';
-import { mysqlStatements } from './mysql-sql.js';
-import { postgresStatements } from './postgres-sql.js';
+import { dialectFor, type KeyTableStatements } from '../../sql/dialects/index.js';
 import { IdempotencyStoreError, IdempotencyStoreErrorCode } from './store-errors.js';
 import { resolveRelationalSettings } from './store-settings.js';
 
@@ -23,13 +21,13 @@ export interface IdempotencyKeysMigration {
   down(knex: Knex): Promise<void>;
 }
 
-function statementsFor(knex: Knex, tableName: string) {
-  const family = sqlFamily(knex);
-  if (family === 'postgres') return postgresStatements(tableName);
-  if (family === 'mysql') return mysqlStatements(tableName);
+/** The key table's statements on the database `knex` talks to; refused where it has none. */
+export function keyTableOf(knex: Knex): KeyTableStatements {
+  const { keyTable, name } = dialectFor(knex);
+  if (keyTable) return keyTable;
   throw new IdempotencyStoreError(
     IdempotencyStoreErrorCode.invalidSettings,
-    family,
+    name,
     'the idempotency key table exists for PostgreSQL and MySQL/MariaDB only',
   );
 }
@@ -50,24 +48,22 @@ export function createIdempotencyKeysMigration(
   const { tableName } = resolveRelationalSettings('migration', { tableName: options.tableName });
   return {
     async up(knex) {
-      for (const statement of statementsFor(knex, tableName).createTable) await knex.raw(statement);
+      for (const statement of keyTableOf(knex).createTable(tableName)) await knex.raw(statement);
     },
     async down(knex) {
-      await knex.raw(statementsFor(knex, tableName).dropTable);
+      await knex.raw(keyTableOf(knex).dropTable(tableName));
     },
   };
 }
 
-/** MySQL's answers to adding a column that is there, or dropping one that is not. */
-const ER_DUP_FIELDNAME = 1060;
-const ER_CANT_DROP_FIELD_OR_KEY = 1091;
-
-async function runTolerating(knex: Knex, statements: readonly string[], errno: number) {
+/** Runs `statements`, passing over an error that says there was nothing to change. */
+async function runTolerating(knex: Knex, statements: readonly string[]) {
+  const keyTable = keyTableOf(knex);
   for (const statement of statements) {
     try {
       await knex.raw(statement);
     } catch (error) {
-      if ((error as { errno?: number }).errno !== errno) throw error;
+      if (!keyTable.nothingToChange(error)) throw error;
     }
   }
 }
@@ -89,12 +85,10 @@ export function createIdempotencyKeysUpgradeMigration(
   const { tableName } = resolveRelationalSettings('migration', { tableName: options.tableName });
   return {
     async up(knex) {
-      const statements = statementsFor(knex, tableName).addColumns;
-      await runTolerating(knex, statements, ER_DUP_FIELDNAME);
+      await runTolerating(knex, keyTableOf(knex).addColumns(tableName));
     },
     async down(knex) {
-      const statements = statementsFor(knex, tableName).dropAddedColumns;
-      await runTolerating(knex, statements, ER_CANT_DROP_FIELD_OR_KEY);
+      await runTolerating(knex, keyTableOf(knex).dropAddedColumns(tableName));
     },
   };
 }

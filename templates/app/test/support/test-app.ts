@@ -1,23 +1,14 @@
 // Gives a test file its own throwaway database, migrated, and the app built on it (not listening).
 // The database is a temporary SQLite file, or a fresh database on the server DATABASE_URL names.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import type { Express } from 'express';
 import { SignJWT } from 'jose';
 import type { Knex } from 'knex';
 import { closeIdempotency } from '@slicekit/runtime/idempotency';
 import { createApp } from '../../src/app.js';
 import { databaseUrl } from '../../src/config.js';
-import {
-  databaseNameOf,
-  dropDatabase,
-  ensureDatabase,
-  withDatabaseName,
-} from '../../src/database-admin.js';
+import { createThrowawayDatabase, dropThrowawayDatabase } from '../../src/database-admin.js';
 import { createKnex, migrate } from '../../src/db.js';
-import { dialectOf } from '../../src/knexfile.js';
 import { createLogger } from '../../src/logger.js';
 
 // Test apps verify bearer tokens signed with this secret, so tests can act as several callers.
@@ -47,11 +38,7 @@ export interface TestApp {
 /** Creates and migrates a throwaway database and builds the app on it; `close()` drops it. */
 export async function createTestApp(): Promise<TestApp & { close(): Promise<void> }> {
   const suffix = `test_${randomBytes(4).toString('hex')}`;
-  const url =
-    dialectOf(databaseUrl) === 'sqlite'
-      ? join(mkdtempSync(join(tmpdir(), 'app-test-')), 'test.sqlite')
-      : withDatabaseName(databaseUrl, `${databaseNameOf(databaseUrl).slice(0, 50)}_${suffix}`);
-  await ensureDatabase(url);
+  const url = await createThrowawayDatabase(databaseUrl, suffix);
   const knex = createKnex(url);
   const logger = createLogger('silent');
   try {
@@ -63,13 +50,12 @@ export async function createTestApp(): Promise<TestApp & { close(): Promise<void
       async close() {
         await closeIdempotency(app);
         await knex.destroy();
-        await dropDatabase(url);
-        if (dialectOf(url) === 'sqlite') rmSync(dirname(url), { recursive: true, force: true });
+        await dropThrowawayDatabase(url);
       },
     };
   } catch (error) {
     await knex.destroy();
-    await dropDatabase(url);
+    await dropThrowawayDatabase(url);
     throw error;
   }
 }

@@ -1,7 +1,7 @@
-// Which database a Knex instance talks to: the one place every area (CRUD, list query, events,
-// sequences, reference data, idempotency stores) asks, with one error for any other database.
+// Which database a Knex instance or a URL names: what `dialectFor` reads to pick the dialect
+// object, with one error for any other database.
 import type { Knex } from 'knex';
-import { SlicekitError } from '../errors.js';
+import { SlicekitError } from '../../errors.js';
 
 /** The databases slicekit runs on. */
 export type SqlFamily = 'postgres' | 'mysql' | 'sqlite';
@@ -24,7 +24,7 @@ export class UnsupportedDatabaseError extends SlicekitError {
  * `sqlite3` driver cannot host the functions Unicode matching needs.
  *
  * @example
- * if (sqlFamily(knex) === 'postgres') await knex.raw('select nextval(?)', [name]);
+ * sqlFamily(knex); // 'postgres'
  */
 export function sqlFamily(knex: Knex | Knex.QueryBuilder): SqlFamily {
   // Every Knex client class carries a `dialect` name; mysql2 and better-sqlite3 inherit theirs.
@@ -47,4 +47,16 @@ export function sqlFamily(knex: Knex | Knex.QueryBuilder): SqlFamily {
         `Knex dialect "${String(dialect)}" is not supported: use pg, mysql2 or better-sqlite3`,
       );
   }
+}
+
+/**
+ * The database behind a `DATABASE_URL`; anything that is not a server URL is a SQLite file.
+ *
+ * @example
+ * familyOfUrl('postgres://127.0.0.1/app'); // 'postgres'
+ */
+export function familyOfUrl(url: string): SqlFamily {
+  if (/^postgres(ql)?:\/\//i.test(url)) return 'postgres';
+  if (/^mysql:\/\//i.test(url)) return 'mysql';
+  return 'sqlite';
 }

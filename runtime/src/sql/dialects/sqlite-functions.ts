@@ -1,7 +1,9 @@
 // SQLite's LIKE and lower() fold ASCII only ('É' stays 'É'). The engine compares through
 // slicekit_lower(), a JavaScript toLowerCase() registered on each better-sqlite3 connection, so
 // SQLite folds é/É like PostgreSQL and MariaDB do.
-import { SQLITE_LOWER } from './dialects/index.js';
+
+/** The SQL name of the JavaScript lower-casing the list query compares through. */
+export const SQLITE_LOWER = 'slicekit_lower';
 
 /** The part of a better-sqlite3 `Database` this module uses. */
 interface SqliteConnection {

@@ -1,0 +1,209 @@
+// What differs between PostgreSQL, MySQL/MariaDB and SQLite, as one interface with one object per
+// database (postgres.ts, mysql.ts, sqlite.ts), as knex keeps one folder per dialect. Every area
+// asks `dialectFor(knex)` and calls a member; no file outside this folder names a database.
+import type { Knex } from 'knex';
+import type { SqlFamily } from './family.js';
+import type { KeyTableStatements } from './key-table.js';
+
+export type DialectName = SqlFamily;
+
+/** A Knex `pool.afterCreate` hook. */
+export type AfterCreate = (
+  connection: unknown,
+  done: (error: Error | null, connection: unknown) => void,
+) => void;
+
+/** What `boundConnection` bounds. */
+export interface ConnectionBounds {
+  /**
+   * MySQL/MariaDB: longest wait for the answer of one statement, given to mysql2 as each query's
+   * `timeout` (mysql2 has no per-connection setting). PostgreSQL takes `query_timeout` and
+   * `statement_timeout` in its connection settings instead. @default no limit
+   */
+  queryTimeoutMs?: number;
+  /** SQLite: longest wait for a lock another connection holds (`PRAGMA busy_timeout`). @default 5000 */
+  busyTimeoutMs?: number;
+}
+
+/** The waits a connection's settings bound (the database area's `DatabaseTimeouts`). */
+export interface ConnectionLimits {
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  keepAliveMs: number;
+  busyTimeoutMs: number;
+}
+
+/** A driver's Knex settings for one URL. */
+export type ConnectionSettings = Pick<
+  Knex.Config,
+  'client' | 'connection' | 'pool' | 'useNullAsDefault'
+>;
+
+/** Runs `work` on a short-lived connection to the server `url` names (one the database area opens). */
+export type ServerConnector = <T>(url: string, work: (server: Knex) => Promise<T>) => Promise<T>;
+
+/** The fields of a driver's error that tell what went wrong. */
+export interface ErrorFields {
+  name?: unknown;
+  code?: unknown;
+  errno?: unknown;
+  fatal?: unknown;
+  sqlState?: unknown;
+  message?: unknown;
+}
+
+/** What a claim of outbox-like rows needs: which rows are due, and how a claimed row is marked. */
+export interface ClaimRequest {
+  table: string;
+  columns: readonly string[];
+  /** Narrows a `select id` to the due rows, in claim order, at most a batch. */
+  due(query: Knex.QueryBuilder): Knex.QueryBuilder;
+  /** Marks the rows of a query as claimed by `token`. */
+  stamp(query: Knex.QueryBuilder): Knex.QueryBuilder;
+  token: string;
+}
+
+/** A sequence as a dialect stores it. */
+export interface SequenceShape {
+  name: string;
+  start: number;
+  max: number;
+  valueType: 'int' | 'bigint';
+}
+
+/** SQL fragments use `?` placeholders for Knex's `whereRaw` / `orderByRaw`. */
+export interface ListQueryDialect {
+  /** Quotes one identifier (a column or table name, no dots). */
+  quote(identifier: string): string;
+  /**
+   * `expr` matches the LIKE pattern bound to the single `?`, case-insensitively with Unicode case
+   * folding, with `!` as the escape character.
+   */
+  likeCi(expr: string, pattern: string): { sql: string; bindings: unknown[] };
+  /** `expr <op> ?` for text in code-point order (byte order of UTF-8) on every database. */
+  compareText(
+    expr: string,
+    op: '=' | '<>' | '<' | '<=' | '>' | '>=',
+  ): { sql: string; twice: boolean };
+  /** `expr IN (...)` for `count` text values, exact (code points) on every database. */
+  textIn(expr: string, count: number): { sql: string; twice: boolean };
+  /** The expression ordering text members in code-point order. */
+  orderText(expr: string, isEnum: boolean): string;
+  /** Suffix giving NULL the same place on every database: first ascending, last descending. */
+  nullsOrder(desc: boolean): string;
+  /** The placeholder for a whole-number value (PostgreSQL would infer int4 and overflow). */
+  readonly integerParam: string;
+  /** The text of `key` inside the JSON document `expr`; SQL NULL for a JSON null or a missing key. */
+  jsonText(expr: string, key: string): string;
+  /**
+   * A FROM item with one row per element of the JSON array `expr` (none when it is not an array),
+   * and per entry of `keys` the text of the element itself (`undefined`) or of its member `key`.
+   */
+  jsonArrayElements(
+    expr: string,
+    alias: string,
+    keys: readonly (string | undefined)[],
+  ): { from: string; texts: string[] };
+  /**
+   * A connection on which the list query's own SQL functions exist, to run its statements on
+   * (release it with `knex.client.releaseConnection`), or undefined when any connection will do.
+   */
+  functionsConnection(knex: Knex): Promise<unknown>;
+}
+
+export interface Dialect extends ListQueryDialect {
+  readonly name: DialectName;
+  /** How people call it: `PostgreSQL`, `MySQL`, `SQLite`. */
+  readonly label: string;
+  /** The Knex client (the driver package) slicekit runs it through. */
+  readonly client: 'pg' | 'mysql2' | 'better-sqlite3';
+
+  /** Narrows `query` to rows whose `column` equals `value` byte for byte, whatever the collation. */
+  whereExactly(query: Knex.QueryBuilder, column: string, value: string): Knex.QueryBuilder;
+  /** Locks the rows `query` reads until its transaction ends (a no-op where writes serialise). */
+  lockRows(query: Knex.QueryBuilder): Knex.QueryBuilder;
+  /** Runs `insert`, doing nothing for a row whose key (first column `key`) is there already. */
+  insertMissing(
+    insert: Knex.OnConflictQueryBuilder<object, unknown>,
+    key: string,
+  ): Promise<unknown>;
+  /**
+   * Claims due rows for `request.token` so that concurrent claimers never take the same row and
+   * never wait on each other's rows; answers the claimed rows in id order.
+   */
+  claim(knex: Knex, request: ClaimRequest): Promise<Record<string, unknown>[]>;
+
+  readonly sequences: {
+    /** Creates the sequences that do not exist yet (`table`: the counter table, where used). */
+    ensure(knex: Knex, sequences: readonly SequenceShape[], table: string): Promise<void>;
+    /** Drops them again. */
+    drop(knex: Knex, sequences: readonly SequenceShape[], table: string): Promise<void>;
+    /**
+     * Takes the next value, atomically across callers; undefined when no value was taken (the
+     * counter is missing or at its maximum; the caller tells which).
+     */
+    next(knex: Knex, sequence: SequenceShape, table: string): Promise<number | undefined>;
+    /** Why taking a value failed, when the error says: past the maximum, or no such sequence. */
+    failure(error: unknown): 'exhausted' | 'missing' | undefined;
+  };
+
+  /** Which of the database's own errors `error` is (network and Knex errors are not here). */
+  readonly errors: {
+    /** A unique index refused the row. */
+    unique(error: ErrorFields): boolean;
+    /** A foreign key refused the write. */
+    foreignKey(error: ErrorFields): boolean;
+    /** The transaction was aborted so another could go on (deadlock, serialization): retry it. */
+    conflict(error: ErrorFields): boolean;
+    /** The database did not answer in time, refused or lost the connection, or was too busy. */
+    unavailable(error: ErrorFields): boolean;
+    /** A column the statement names is not there. */
+    unknownColumn(error: ErrorFields): boolean;
+  };
+
+  /** The driver settings for `url`, each wait bounded by `limits`. */
+  connectionSettings(
+    url: string,
+    limits: ConnectionLimits,
+    pool: { min: number; max: number },
+  ): ConnectionSettings;
+  /** A `pool.afterCreate` hook bounding each new connection (see `boundConnection`). */
+  boundConnection(bounds: ConnectionBounds): AfterCreate;
+  /**
+   * `config` without the statement timeout, on a pool of one connection, for migrations; null
+   * when the database has no statement timeout to lift.
+   */
+  unboundedStatements(config: Knex.Config): Knex.Config | null;
+  /**
+   * Runs migrations on `migrator` (its one connection): SQLite turns foreign keys off meanwhile,
+   * since it alters a table by copying it and dropping the old one.
+   */
+  migrating<T>(migrator: Knex, work: () => Promise<T>): Promise<T>;
+
+  /** Creating and dropping the database a URL names (a file, for SQLite). */
+  readonly admin: {
+    /** Creates it unless it exists; true when it was created. */
+    ensureDatabase(url: string, onServer: ServerConnector): Promise<boolean>;
+    /** Drops it (for SQLite, deletes the file). */
+    dropDatabase(url: string, onServer: ServerConnector): Promise<void>;
+    /** A URL for a new throwaway database beside `url`, named with `suffix`. */
+    throwawayUrl(url: string, suffix: string): string;
+    /** Drops a database `throwawayUrl` named, and what was made for it. */
+    dropThrowaway(url: string, onServer: ServerConnector): Promise<void>;
+    /** Makes what must exist before a connection opens (a SQLite file's folder). */
+    prepare(url: string): void;
+  };
+
+  /** The idempotency key table's statements; undefined where keys stay in the process. */
+  readonly keyTable: KeyTableStatements | undefined;
+
+  /** What an ALTER migration written by the upgrade generator does here. */
+  readonly schema: {
+    /** Changing an enum's values rebuilds the table (copy, drop, rename). */
+    readonly rebuildsToChangeEnum: boolean;
+    /** An enum is a text column with a named CHECK constraint (renamed along with its table). */
+    readonly enumIsCheckConstraint: boolean;
+    /** Knex reads the table to alter it (to rebuild it): the SQL is seen only by running it. */
+    readonly readsTableToAlter: boolean;
+  };
+}

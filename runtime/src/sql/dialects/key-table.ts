@@ -1,0 +1,272 @@
+// The idempotency key table on PostgreSQL and MySQL/MariaDB: its DDL (the migrations') and the
+// statements the Knex-backed store sends, each as SQL with its bindings in the dialect's order.
+// SQLite has none: there the keys stay in the process.
+import type { Knex } from 'knex';
+
+/** Columns the key table gained after its first release, oldest first: nullable text each. */
+export const KEY_TABLE_ADDED_COLUMNS = ['fingerprint', 'response_headers'] as const;
+
+const COLUMNS =
+  'status_code, body, content_type, created_at_ms, expires_at_ms, reservation, fingerprint, response_headers';
+
+/** One statement and its bindings. */
+export interface BoundSql {
+  sql: string;
+  bindings: unknown[];
+}
+
+/** A new in-flight record. */
+export interface ReservationValues {
+  key: string;
+  statusCode: number;
+  createdAtMs: number;
+  expiresAtMs: number;
+  reservation: string;
+  fingerprint: string | null;
+}
+
+/** A completed response, written only by the holder of `reservation`. */
+export interface CompletionValues {
+  key: string;
+  reservation: string;
+  inFlightStatus: number;
+  statusCode: number;
+  body: unknown;
+  contentType: string;
+  createdAtMs: number;
+  expiresAtMs: number;
+  headers: string | null;
+}
+
+/** The key table's statements on one database, for one table. */
+export interface KeyTableStatements {
+  createTable(table: string): string[];
+  dropTable(table: string): string;
+  /** Adds the columns an older table lacks; run each tolerating `nothingToChange`. */
+  addColumns(table: string): string[];
+  dropAddedColumns(table: string): string[];
+  /** The error an `addColumns` / `dropAddedColumns` statement gives when there is nothing to do. */
+  nothingToChange(error: unknown): boolean;
+  /** Fails (`errors.unknownColumn`) on a table an upgrade has not reached. */
+  probeColumns(table: string): string;
+  /**
+   * Reserves `values.key` when it is free. Answers the rows holding the key after the statement
+   * (ours among them when it was free), or `'reserved'` when the reservation is known to be ours
+   * without a read; undefined when the key is taken and must be read with `select`.
+   */
+  reserve(
+    knex: Knex,
+    table: string,
+    values: ReservationValues,
+  ): Promise<unknown[] | 'reserved' | undefined>;
+  select(table: string, key: string): BoundSql;
+  /** Take over an expired row only if nobody did since we read it (same old token). */
+  reclaim(table: string, values: ReservationValues, expiredReservation: string): BoundSql;
+  /** Fenced completion: only the holder of the current in-flight reservation writes. */
+  complete(table: string, values: CompletionValues): BoundSql;
+  release(table: string, key: string, reservation: string, inFlightStatus: number): BoundSql;
+  purgeBatch(table: string, nowMs: number, limit: number): BoundSql;
+  /** Rows a statement's result says it changed. */
+  changedRows(result: unknown): number;
+  /** The rows a select's result holds. */
+  rowsOf(result: unknown): unknown[];
+  /** A statement that lost a deadlock and was rolled back: safe to send again. */
+  retryable(error: unknown): boolean;
+}
+
+const errnoOf = (error: unknown) => (error as { errno?: unknown }).errno;
+
+function quoteParts(identifier: string, mark: string): string {
+  return identifier
+    .split('.')
+    .map((part) => `${mark}${part.replaceAll(mark, mark + mark)}${mark}`)
+    .join('.');
+}
+
+/** The statements that read, take over, complete and release one key: alike but for quoting. */
+function fenced(
+  quote: (table: string) => string,
+): Pick<KeyTableStatements, 'select' | 'reclaim' | 'complete' | 'release'> {
+  return {
+    select: (table, key) => ({
+      sql: `SELECT ${COLUMNS} FROM ${quote(table)} WHERE storage_key = ?`,
+      bindings: [key],
+    }),
+    reclaim: (table, v, expired) => ({
+      sql: `UPDATE ${quote(table)}
+  SET status_code = ?, body = NULL, content_type = '', created_at_ms = ?, expires_at_ms = ?, reservation = ?,
+    fingerprint = ?, response_headers = NULL
+  WHERE storage_key = ? AND reservation = ? AND expires_at_ms <= ?`,
+      bindings: [
+        v.statusCode,
+        v.createdAtMs,
+        v.expiresAtMs,
+        v.reservation,
+        v.fingerprint,
+        v.key,
+        expired,
+        v.createdAtMs,
+      ],
+    }),
+    complete: (table, v) => ({
+      sql: `UPDATE ${quote(table)}
+  SET status_code = ?, body = ?, content_type = ?, created_at_ms = ?, expires_at_ms = ?,
+    response_headers = ?
+  WHERE storage_key = ? AND reservation = ? AND status_code = ?`,
+      bindings: [
+        v.statusCode,
+        v.body,
+        v.contentType,
+        v.createdAtMs,
+        v.expiresAtMs,
+        v.headers,
+        v.key,
+        v.reservation,
+        v.inFlightStatus,
+      ],
+    }),
+    release: (table, key, reservation, inFlight) => ({
+      sql: `DELETE FROM ${quote(table)} WHERE storage_key = ? AND reservation = ? AND status_code = ?`,
+      bindings: [key, reservation, inFlight],
+    }),
+  };
+}
+
+const pq = (table: string) => quoteParts(table, '"');
+/** Index names are unqualified in PostgreSQL: the index lives in its table's schema. */
+const indexName = (table: string) =>
+  `"${`${table.split('.').pop() ?? table}_expires_at_ms_idx`.slice(0, 63)}"`;
+
+export const postgresKeyTable: KeyTableStatements = {
+  /**
+   * The storage key is ASCII (prefix + hex digest) compared byte for byte: collation "C".
+   * Times are epoch milliseconds so no session time zone can shift them.
+   */
+  createTable: (table) => [
+    `CREATE TABLE IF NOT EXISTS ${pq(table)} (
+  storage_key varchar(255) COLLATE "C" NOT NULL PRIMARY KEY,
+  status_code smallint NOT NULL,
+  body bytea NULL,
+  content_type text NOT NULL,
+  created_at_ms bigint NOT NULL,
+  expires_at_ms bigint NOT NULL,
+  reservation varchar(64) NOT NULL,
+  fingerprint text NULL,
+  response_headers text NULL
+)`,
+    `CREATE INDEX IF NOT EXISTS ${indexName(table)} ON ${pq(table)} (expires_at_ms)`,
+  ],
+  dropTable: (table) => `DROP TABLE IF EXISTS ${pq(table)}`,
+  // IF NOT EXISTS, never an error to catch: a failed statement would abort the transaction a
+  // Knex migration runs in.
+  addColumns: (table) =>
+    KEY_TABLE_ADDED_COLUMNS.map(
+      (c) => `ALTER TABLE ${pq(table)} ADD COLUMN IF NOT EXISTS ${c} text NULL`,
+    ),
+  dropAddedColumns: (table) =>
+    KEY_TABLE_ADDED_COLUMNS.map((c) => `ALTER TABLE ${pq(table)} DROP COLUMN IF EXISTS ${c}`),
+  nothingToChange: () => false,
+  probeColumns: (table) =>
+    `SELECT ${KEY_TABLE_ADDED_COLUMNS.join(', ')} FROM ${pq(table)} WHERE false`,
+  // Reserve or read, one statement. Both branches can answer when the old row was deleted while
+  // we inserted: the caller picks ours.
+  async reserve(knex, table, v) {
+    const t = pq(table);
+    const result = await knex.raw(
+      `WITH inserted AS (
+  INSERT INTO ${t} (storage_key, ${COLUMNS})
+  VALUES (?, ?, NULL, '', ?, ?, ?, ?, NULL)
+  ON CONFLICT (storage_key) DO NOTHING
+  RETURNING ${COLUMNS}
+)
+SELECT ${COLUMNS} FROM inserted
+UNION ALL
+SELECT ${COLUMNS} FROM ${t} WHERE storage_key = ?`,
+      [v.key, v.statusCode, v.createdAtMs, v.expiresAtMs, v.reservation, v.fingerprint, v.key],
+    );
+    return (result as { rows: unknown[] }).rows;
+  },
+  ...fenced(pq),
+  /** SKIP LOCKED: a purge never waits behind (or blocks) a request working on a row. */
+  purgeBatch: (table, nowMs, limit) => ({
+    sql: `DELETE FROM ${pq(table)} WHERE storage_key IN (
+  SELECT storage_key FROM ${pq(table)} WHERE expires_at_ms <= ? LIMIT ? FOR UPDATE SKIP LOCKED
+)`,
+    bindings: [nowMs, limit],
+  }),
+  changedRows: (result) => (result as { rowCount: number | null }).rowCount ?? 0,
+  rowsOf: (result) => (result as { rows: unknown[] }).rows,
+  retryable: () => false,
+};
+
+const mq = (table: string) => quoteParts(table, '`');
+/** MySQL's answers to adding a column that is there, or dropping one that is not. */
+const ER_DUP_FIELDNAME = 1060;
+const ER_CANT_DROP_FIELD_OR_KEY = 1091;
+/** InnoDB picks a victim when concurrent inserts on one key deadlock. */
+const ER_LOCK_DEADLOCK = 1213;
+const ER_LOCK_WAIT_TIMEOUT = 1205;
+const ER_DUP_ENTRY = 1062;
+
+export const mysqlKeyTable: KeyTableStatements = {
+  /**
+   * utf8mb4_bin: the storage key compares byte for byte (the default collation would fold case).
+   * LONGBLOB: BLOB stops at 64 KB. Times are epoch milliseconds so no session time zone (or
+   * driver `timezone` setting of the pool) can shift them.
+   */
+  createTable: (table) => [
+    `CREATE TABLE IF NOT EXISTS ${mq(table)} (
+  storage_key varchar(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
+  status_code smallint NOT NULL,
+  body longblob NULL,
+  content_type text NOT NULL,
+  created_at_ms bigint NOT NULL,
+  expires_at_ms bigint NOT NULL,
+  reservation varchar(64) NOT NULL,
+  fingerprint text NULL,
+  response_headers text NULL,
+  PRIMARY KEY (storage_key),
+  KEY expires_at_ms_idx (expires_at_ms)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+  ],
+  dropTable: (table) => `DROP TABLE IF EXISTS ${mq(table)}`,
+  // MySQL 8 has no ADD COLUMN IF NOT EXISTS: a column already there fails with ER_DUP_FIELDNAME,
+  // one already gone with ER_CANT_DROP_FIELD_OR_KEY, and either means nothing is left to do.
+  addColumns: (table) =>
+    KEY_TABLE_ADDED_COLUMNS.map((c) => `ALTER TABLE ${mq(table)} ADD COLUMN ${c} text NULL`),
+  dropAddedColumns: (table) =>
+    KEY_TABLE_ADDED_COLUMNS.map((c) => `ALTER TABLE ${mq(table)} DROP COLUMN ${c}`),
+  nothingToChange: (error) =>
+    errnoOf(error) === ER_DUP_FIELDNAME || errnoOf(error) === ER_CANT_DROP_FIELD_OR_KEY,
+  probeColumns: (table) =>
+    `SELECT ${KEY_TABLE_ADDED_COLUMNS.join(', ')} FROM ${mq(table)} WHERE 1 = 0`,
+  /**
+   * A plain INSERT (no ON DUPLICATE KEY UPDATE) on the primary key: when it succeeds the row is
+   * ours, so a new key costs one round trip and no read. The loser of a race learns of the
+   * winner from the primary key's error:
+   *   A: INSERT -> inserts A's placeholder, holding the key's index record lock: A's, no read
+   *   B: INSERT -> waits on that lock, then fails with ER_DUP_ENTRY; SELECT reads A's token
+   */
+  async reserve(knex, table, v) {
+    try {
+      await knex.raw(
+        `INSERT INTO ${mq(table)} (storage_key, ${COLUMNS}) VALUES (?, ?, NULL, '', ?, ?, ?, ?, NULL)`,
+        [v.key, v.statusCode, v.createdAtMs, v.expiresAtMs, v.reservation, v.fingerprint],
+      );
+      return 'reserved';
+    } catch (error) {
+      if (errnoOf(error) !== ER_DUP_ENTRY) throw error;
+      return undefined;
+    }
+  },
+  ...fenced(mq),
+  /** Single-table DELETE ... LIMIT keeps each purge statement short. */
+  purgeBatch: (table, nowMs, limit) => ({
+    sql: `DELETE FROM ${mq(table)} WHERE expires_at_ms <= ? LIMIT ?`,
+    bindings: [nowMs, limit],
+  }),
+  changedRows: (result) => (result as [{ affectedRows: number }])[0].affectedRows,
+  rowsOf: (result) => (result as [unknown[]])[0],
+  retryable: (error) =>
+    errnoOf(error) === ER_LOCK_DEADLOCK || errnoOf(error) === ER_LOCK_WAIT_TIMEOUT,
+};

@@ -1,0 +1,148 @@
+// The parts two dialects share: quoting, the SKIP LOCKED claim, the counter-table sequences of
+// MySQL and SQLite, wrapping a driver's queries, and database names in server URLs.
+import type { Knex } from 'knex';
+import type { ClaimRequest, SequenceShape, ServerConnector } from './dialect.js';
+
+/** `?, ?, ?` for `count` values. */
+export const marks = (count: number): string => Array(count).fill('?').join(', ');
+
+/** Double-quote quoting shared by PostgreSQL and SQLite. */
+export const quoteDouble = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
+
+/** `url` with its database name replaced by `name`. */
+export function withDatabaseName(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+/** The database name in a server URL. */
+export function databaseNameOf(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.slice(1));
+}
+
+/** A throwaway database's URL on the server `url` names: the same name with `_<suffix>`. */
+export const throwawayOnServer = (url: string, suffix: string): string =>
+  withDatabaseName(url, `${databaseNameOf(url).slice(0, 50)}_${suffix}`);
+
+/** Drops the database `url` names through a connection to `serverDatabase` on its server. */
+export async function dropOnServer(
+  url: string,
+  serverDatabase: string,
+  onServer: ServerConnector,
+  sql: string,
+): Promise<void> {
+  await onServer(withDatabaseName(url, serverDatabase), (server) =>
+    server.raw(sql, [databaseNameOf(url)]),
+  );
+}
+
+/**
+ * The claim of PostgreSQL and MySQL: `SELECT ... FOR UPDATE SKIP LOCKED` then the update, in one
+ * READ COMMITTED transaction (PostgreSQL's default anyway). Under MySQL's REPEATABLE READ the
+ * SELECT ... FOR UPDATE also locks the gaps of the due index it scans: a change recording an
+ * event then waits for the claim before its outbox row can go there, and the two deadlock when
+ * the claim's UPDATE needs the row that insert already put in the primary key. Row locks alone
+ * are what keep two claims apart.
+ */
+export function claimSkippingLocked(
+  knex: Knex,
+  { table, columns, due, stamp }: ClaimRequest,
+): Promise<Record<string, unknown>[]> {
+  return knex.transaction(
+    async (trx) => {
+      const ids = (await due(trx(table).select('id')).forUpdate().skipLocked()).map(
+        (row: { id: number | string }) => row.id,
+      );
+      if (ids.length === 0) return [];
+      await stamp(trx(table).whereIn('id', ids));
+      return trx(table)
+        .select(columns as string[])
+        .whereIn('id', ids)
+        .orderBy('id');
+    },
+    { isolationLevel: 'read committed' },
+  );
+}
+
+/** Sequences as rows of a counter table (MySQL, SQLite): each holds the last value handed out. */
+export const counterSequences = {
+  async ensure(knex: Knex, sequences: readonly SequenceShape[], table: string): Promise<void> {
+    if (!(await knex.schema.hasTable(table))) {
+      await knex.schema.createTable(table, (t) => {
+        t.string('name', 63).primary();
+        // The last value handed out; a new counter holds start - 1.
+        t.bigInteger('value').notNullable();
+      });
+    }
+    if (sequences.length === 0) return;
+    await knex(table)
+      .insert(sequences.map((s) => ({ name: s.name, value: s.start - 1 })))
+      .onConflict('name')
+      .ignore();
+  },
+  /** Drops the counter rows, and the counter table once it is empty. */
+  async drop(knex: Knex, sequences: readonly SequenceShape[], table: string): Promise<void> {
+    if (!(await knex.schema.hasTable(table))) return;
+    await knex(table)
+      .whereIn(
+        'name',
+        sequences.map((s) => s.name),
+      )
+      .del();
+    const [left] = await knex(table).count({ n: '*' });
+    if (Number(left?.n ?? 0) === 0) await knex.schema.dropTable(table);
+  },
+  /** Counter rows say nothing in an error: the caller looks at the row. */
+  failure: (): undefined => undefined,
+};
+
+type Callback = (error: unknown, ...rest: unknown[]) => unknown;
+
+/** The part of a driver's connection `watchQueries` wraps. */
+export interface QueryingConnection {
+  query(...args: unknown[]): unknown;
+}
+
+/**
+ * Wraps `connection.query` so that `onError` sees the error of every query that ends with one,
+ * and `withOptions` may rewrite the query's first argument.
+ */
+export function watchQueries(
+  connection: QueryingConnection,
+  onError: (error: unknown) => void,
+  withOptions: (sql: unknown) => unknown = (sql) => sql,
+): void {
+  const query = connection.query;
+  connection.query = function boundedQuery(this: unknown, ...args: unknown[]) {
+    args[0] = withOptions(args[0]);
+    const last = args.length - 1;
+    const callback = args[last];
+    if (last > 0 && typeof callback === 'function') {
+      args[last] = function settled(this: unknown, error: unknown, ...rest: unknown[]) {
+        if (error) onError(error);
+        return (callback as Callback).call(this, error, ...rest);
+      };
+    }
+    return query.apply(this, args);
+  };
+}
+
+/** A `pool.afterCreate` hook running `setUp` on each new connection, reporting what it throws. */
+export function afterCreate(setUp: (connection: unknown) => void) {
+  return function afterCreate(
+    connection: unknown,
+    done: (error: Error | null, connection: unknown) => void,
+  ): void {
+    try {
+      setUp(connection);
+      done(null, connection);
+    } catch (error) {
+      done(error as Error, connection);
+    }
+  };
+}
+
+/** The code of a driver error as text, when it has one. */
+export const codeOf = (error: { code?: unknown }): string | undefined =>
+  typeof error.code === 'string' ? error.code : undefined;
