@@ -7,7 +7,7 @@ import type { StoreTimings } from '../store.js';
 import { BaseIdempotencyStore } from './base-store.js';
 import { IdempotencyStoreError, IdempotencyStoreErrorCode } from './store-errors.js';
 import type { ResolvedRelationalSettings } from './store-settings.js';
-import { ADDED_COLUMNS } from './table-columns.js';
+import { KEY_TABLE_ADDED_COLUMNS as ADDED_COLUMNS } from '../../sql/dialects/index.js';
 
 /** `storage_key` is VARCHAR(255); the digest and its colon take 65 of those characters. */
 export const MAX_RELATIONAL_PREFIX_LENGTH = 255 - 65;

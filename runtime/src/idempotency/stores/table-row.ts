@@ -1,7 +1,7 @@
 // A row of the key table as the PostgreSQL and MySQL drivers answer it, and the record it holds.
 import { headersFromText, type StoredRecord } from './record.js';
 
-/** The columns the stores select (see postgres-sql.ts, mysql-sql.ts). */
+/** The columns the stores select (see sql/dialects/key-table.ts). */
 export interface KeyTableRow {
   status_code: number | string;
   body: Buffer | null;

@@ -10,6 +10,7 @@ import { sqlite } from './sqlite.js';
 
 export type * from './dialect.js';
 export type * from './key-table.js';
+export { KEY_TABLE_ADDED_COLUMNS } from './key-table.js';
 export { familyOfUrl, sqlFamily, UnsupportedDatabaseError, type SqlFamily } from './family.js';
 export { databaseNameOf, marks, withDatabaseName } from './shared.js';
 export { listQueryAfterCreate, registerSqliteFunctions } from './sqlite-functions.js';
