@@ -22,6 +22,8 @@ const nameHelpers: Record<string, (text: string) => string> = {
 const valueHelpers: Record<string, (value: unknown) => string> = {
   slicekitLiteral: literal,
   slicekitQuote: (text) => quote(String(text ?? '')),
+  /** `{{slicekitStep by}}`: `+ 1` or `- 2`, a step's operator and amount. */
+  slicekitStep: (by) => (Number(by) < 0 ? `- ${-Number(by)}` : `+ ${Number(by)}`),
 };
 
 /**

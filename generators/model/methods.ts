@@ -9,6 +9,7 @@ import { resolveParams, type Scope } from './params.js';
 import type {
   ActionSpec,
   EffectModel,
+  EffectSpec,
   FieldModel,
   MethodModel,
   MethodSpec,
@@ -37,6 +38,43 @@ function keepWithinColumn(param: ParamModel, field: FieldModel): void {
   if (field.values && !param.values) param.values = field.values;
 }
 
+/** `{ increment: extensions, by: 1 }`: a number field stepped up or down. */
+function stepEffect(
+  scope: Scope,
+  at: string,
+  verb: 'increment' | 'decrement',
+  field: FieldModel,
+  effect: EffectSpec,
+): EffectModel | undefined {
+  const mixed = (['value', 'from', 'now'] as const).filter((k) => effect[k] !== undefined);
+  if (mixed.length > 0) {
+    scope.problems.push({
+      path: at,
+      message: `${verb} steps ${field.name.camel}, so ${mixed.join(' and ')} has no meaning`,
+      fix: `remove ${mixed.join(' and ')}, or write { set: ${field.name.camel}, ... }`,
+    });
+    return undefined;
+  }
+  if (field.type !== 'integer' && field.type !== 'decimal') {
+    scope.problems.push({
+      path: `${at}.${verb}`,
+      message: `${field.name.camel} is ${field.type}, not a number`,
+      fix: 'increment or decrement an integer or decimal field',
+    });
+    return undefined;
+  }
+  const by = effect.by ?? 1;
+  if (typeof by !== 'number' || !(by > 0) || (field.type === 'integer' && !Number.isInteger(by))) {
+    scope.problems.push({
+      path: `${at}.by`,
+      message: `${JSON.stringify(by)} is not a positive ${field.type === 'integer' ? 'whole ' : ''}number`,
+      fix: 'give by: 1, or another positive number',
+    });
+    return undefined;
+  }
+  return { field, source: { kind: 'step', by: verb === 'increment' ? by : -by } };
+}
+
 function resolveEffects(
   scope: Scope,
   path: string,
@@ -52,12 +90,36 @@ function resolveEffects(
   const effects: EffectModel[] = [];
   spec.effects.forEach((effect, i) => {
     const at = `${path}.effects[${i}]`;
-    const field = scope.settable.get(effect.set);
+    const verbs = (['set', 'increment', 'decrement'] as const).filter((k) => effect[k] !== undefined);
+    if (verbs.length !== 1) {
+      scope.problems.push({
+        path: at,
+        message: verbs.length ? `has ${verbs.join(' and ')}` : 'names no field',
+        fix: 'give exactly one of set: <field>, increment: <field> or decrement: <field>',
+      });
+      return;
+    }
+    const verb = verbs[0]!;
+    const target = effect[verb]!;
+    const field = scope.settable.get(target);
     if (!field) {
       scope.problems.push({
-        path: `${at}.set`,
-        message: `"${effect.set}" is not a field an effect can set`,
-        fix: nameOneOf(effect.set, [...scope.settable.keys()]),
+        path: `${at}.${verb}`,
+        message: `"${target}" is not a field an effect can ${verb === 'set' ? 'set' : 'step'}`,
+        fix: nameOneOf(target, [...scope.settable.keys()]),
+      });
+      return;
+    }
+    if (verb !== 'set') {
+      const step = stepEffect(scope, at, verb, field, effect);
+      if (step) effects.push(step);
+      return;
+    }
+    if (effect.by !== undefined) {
+      scope.problems.push({
+        path: `${at}.by`,
+        message: 'by steps an increment or a decrement',
+        fix: `write { increment: ${target}, by: ${effect.by} }, or remove by`,
       });
       return;
     }
