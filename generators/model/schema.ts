@@ -72,7 +72,7 @@ const method = {
         now: { const: true, fix: 'write now: true' },
         increment: camel,
         decrement: camel,
-        by: { type: 'number', exclusiveMinimum: 0, fix: 'give a positive number, e.g. by: 1' },
+        by: { type: 'number', fix: 'give a positive number, e.g. by: 1' },
       },
     },
   },

@@ -2,8 +2,9 @@
 // migration file is written from, compiled by Knex. PostgreSQL and MySQL compile without a server
 // (`toString()` of each builder); SQLite rebuilds a table for some changes and Knex reads the
 // table to do it, so its statements come from running the steps on an in-memory copy of the
-// table as the base copy describes it.
-import knexFactory, { type Knex } from 'knex';
+// table as the base copy describes it. Knex is loaded only then: a run that upgrades nothing does
+// not pay for it.
+import type { Knex } from 'knex';
 import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import type { Column } from '../entity/views/migration.js';
 import type { FullSnapshot } from './base.js';
@@ -146,11 +147,14 @@ const text = (b: Knex.SchemaBuilder | Knex.Raw | Knex.QueryBuilder | string): st
     );
 };
 
+/** Knex's factory, loaded on first use. */
+const knexFactory = async () => (await import('knex')).default;
+
 async function sqliteStatements(steps: readonly Step[], before: FullSnapshot): Promise<string[]> {
   let knex: Knex;
   try {
     await import('better-sqlite3');
-    knex = knexFactory({
+    knex = (await knexFactory())({
       client: 'better-sqlite3',
       connection: { filename: ':memory:' },
       useNullAsDefault: true,
@@ -199,7 +203,7 @@ export async function statements(
   family: Family,
 ): Promise<string[]> {
   if (family === 'sqlite') return sqliteStatements(steps, before);
-  const knex = knexFactory({ client: family === 'postgres' ? 'pg' : 'mysql2' });
+  const knex = (await knexFactory())({ client: family === 'postgres' ? 'pg' : 'mysql2' });
   try {
     return steps.flatMap((step) => builders(knex, step, family).flatMap(text));
   } finally {
