@@ -99,7 +99,11 @@ try {
   for (let run = 0; run <= runs; run++) {
     const oneMs = plop(productSpec, run);
     const nestDir = fresh(nestProject, `nest-${run}`);
-    const nestMs = timed(nestBin, ['g', 'resource', 'products', '--type', 'rest', '--crud', '--no-spec'], nestDir);
+    const nestMs = timed(
+      nestBin,
+      ['g', 'resource', 'products', '--type', 'rest', '--crud', '--no-spec'],
+      nestDir,
+    );
     rmSync(nestDir, { recursive: true, force: true });
     const shopMs = plop(shopSpecs, run);
     if (run > 0) {

@@ -3,13 +3,13 @@
 import { fieldKinds } from '@slicekit/runtime/fields';
 import { kebabCase, nameForms, withArticle } from '../names.js';
 import { resolveConditions } from './conditions.js';
+import { stepEffect } from './rules.js';
 import { didYouMean, nameOneOf } from './errors.js';
 import { valueProblem } from './fields.js';
 import { resolveParams, type Scope } from './params.js';
 import type {
   ActionSpec,
   EffectModel,
-  EffectSpec,
   FieldModel,
   MethodModel,
   MethodSpec,
@@ -38,43 +38,6 @@ function keepWithinColumn(param: ParamModel, field: FieldModel): void {
   if (field.values && !param.values) param.values = field.values;
 }
 
-/** `{ increment: extensions, by: 1 }`: a number field stepped up or down. */
-function stepEffect(
-  scope: Scope,
-  at: string,
-  verb: 'increment' | 'decrement',
-  field: FieldModel,
-  effect: EffectSpec,
-): EffectModel | undefined {
-  const mixed = (['value', 'from', 'now'] as const).filter((k) => effect[k] !== undefined);
-  if (mixed.length > 0) {
-    scope.problems.push({
-      path: at,
-      message: `${verb} steps ${field.name.camel}, so ${mixed.join(' and ')} has no meaning`,
-      fix: `remove ${mixed.join(' and ')}, or write { set: ${field.name.camel}, ... }`,
-    });
-    return undefined;
-  }
-  if (field.type !== 'integer' && field.type !== 'decimal') {
-    scope.problems.push({
-      path: `${at}.${verb}`,
-      message: `${field.name.camel} is ${field.type}, not a number`,
-      fix: 'increment or decrement an integer or decimal field',
-    });
-    return undefined;
-  }
-  const by = effect.by ?? 1;
-  if (typeof by !== 'number' || !(by > 0) || (field.type === 'integer' && !Number.isInteger(by))) {
-    scope.problems.push({
-      path: `${at}.by`,
-      message: `${JSON.stringify(by)} is not a positive ${field.type === 'integer' ? 'whole ' : ''}number`,
-      fix: 'give by: 1, or another positive number',
-    });
-    return undefined;
-  }
-  return { field, source: { kind: 'step', by: verb === 'increment' ? by : -by } };
-}
-
 function resolveEffects(
   scope: Scope,
   path: string,
@@ -90,7 +53,9 @@ function resolveEffects(
   const effects: EffectModel[] = [];
   spec.effects.forEach((effect, i) => {
     const at = `${path}.effects[${i}]`;
-    const verbs = (['set', 'increment', 'decrement'] as const).filter((k) => effect[k] !== undefined);
+    const verbs = (['set', 'increment', 'decrement'] as const).filter(
+      (k) => effect[k] !== undefined,
+    );
     if (verbs.length !== 1) {
       scope.problems.push({
         path: at,

@@ -1,11 +1,19 @@
 // Declared rules (`rules: [dueOn > loanedOn, extensions <= 2]`): a field compared with another
-// field or with a number. Each is checked here against the fields it names (their kinds must be
+// field or with a number; and the steps (`{ increment: extensions }`) that move a number toward
+// a bound. Each is checked here against the fields it names (their kinds must be
 // ordered and alike); the entity class then keeps it on create and after each method changing
 // either side (entity-class.ts), and samples keep it too (generators/entity/rule-samples.ts).
 import { nameForms } from '../names.js';
 import { nameOneOf } from './errors.js';
 import type { Scope } from './params.js';
-import type { FieldModel, FieldType, MethodModel, RuleModel } from './types.js';
+import type {
+  EffectModel,
+  EffectSpec,
+  FieldModel,
+  FieldType,
+  MethodModel,
+  RuleModel,
+} from './types.js';
 
 const OPERATORS = ['<=', '>=', '<', '>'] as const;
 const RULE = /^\s*([A-Za-z_$][\w$]*)\s*(<=|>=|<|>)\s*([A-Za-z_$][\w$]*|-?\d+(?:\.\d+)?)\s*$/;
@@ -63,7 +71,12 @@ export function resolveRules(scope: Scope, rules: readonly string[]): RuleModel[
       });
       return;
     }
-    const [, leftName, op, rightText] = match as unknown as [string, string, RuleModel['operator'], string];
+    const [, leftName, op, rightText] = match as unknown as [
+      string,
+      string,
+      RuleModel['operator'],
+      string,
+    ];
     const left = fieldAt(path, leftName);
     const isNumber = /^-?\d/.test(rightText);
     const rightField = isNumber ? undefined : fieldAt(path, rightText);
@@ -119,4 +132,41 @@ export function methodRules(
     const fromRequest = touching.some((e) => e.source.kind === 'param');
     return [{ rule, status: fromRequest ? 422 : 409 }];
   });
+}
+
+/** `{ increment: extensions, by: 1 }`: a number field stepped up or down. */
+export function stepEffect(
+  scope: Scope,
+  at: string,
+  verb: 'increment' | 'decrement',
+  field: FieldModel,
+  effect: EffectSpec,
+): EffectModel | undefined {
+  const mixed = (['value', 'from', 'now'] as const).filter((k) => effect[k] !== undefined);
+  if (mixed.length > 0) {
+    scope.problems.push({
+      path: at,
+      message: `${verb} steps ${field.name.camel}, so ${mixed.join(' and ')} has no meaning`,
+      fix: `remove ${mixed.join(' and ')}, or write { set: ${field.name.camel}, ... }`,
+    });
+    return undefined;
+  }
+  if (field.type !== 'integer' && field.type !== 'decimal') {
+    scope.problems.push({
+      path: `${at}.${verb}`,
+      message: `${field.name.camel} is ${field.type}, not a number`,
+      fix: 'increment or decrement an integer or decimal field',
+    });
+    return undefined;
+  }
+  const by = effect.by ?? 1;
+  if (typeof by !== 'number' || !(by > 0) || (field.type === 'integer' && !Number.isInteger(by))) {
+    scope.problems.push({
+      path: `${at}.by`,
+      message: `${JSON.stringify(by)} is not a positive ${field.type === 'integer' ? 'whole ' : ''}number`,
+      fix: 'give by: 1, or another positive number',
+    });
+    return undefined;
+  }
+  return { field, source: { kind: 'step', by: verb === 'increment' ? by : -by } };
 }

@@ -148,7 +148,9 @@ describe('a generated app with declared rules', function () {
     it(`passes its own generated tests on ${database}`, async function () {
       if (database !== 'sqlite') await requireService(this, database);
       const url =
-        database === 'sqlite' ? undefined : withDatabase(serviceUrls[database], uniqueName('loans'));
+        database === 'sqlite'
+          ? undefined
+          : withDatabase(serviceUrls[database], uniqueName('loans'));
       const output = await run('npm', ['test'], {
         cwd: appDir(database),
         env: appEnv(url ? { DATABASE_URL: url } : {}),
