@@ -2,6 +2,11 @@
 // installed package, or, in a checkout, the TypeScript sources through tsx, so they are always
 // current without a build and load the same way on Node 20 and 22+.
 import { existsSync } from 'node:fs';
+import module from 'node:module';
+
+// Node 22.1+ keeps the compiled code of what loads next (the generators, Prettier, ajv...) in a
+// cache on disk, so each later `npx plop entity` starts faster; older Node versions skip it.
+module.enableCompileCache?.();
 
 const source = new URL('../plopfile.ts', import.meta.url);
 

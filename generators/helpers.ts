@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type Handlebars from 'handlebars';
 import type { NodePlopAPI } from 'plop';
 import { literal, quote } from './entity/literal.js';
 import { camelCase, kebabCase, pascalCase, pluralize, snakeCase, withArticle } from './names.js';
@@ -22,6 +23,8 @@ const nameHelpers: Record<string, (text: string) => string> = {
 const valueHelpers: Record<string, (value: unknown) => string> = {
   slicekitLiteral: literal,
   slicekitQuote: (text) => quote(String(text ?? '')),
+  /** `{{slicekitStep by}}`: `+ 1` or `- 2`, a step's operator and amount. */
+  slicekitStep: (by) => (Number(by) < 0 ? `- ${-Number(by)}` : `+ ${Number(by)}`),
 };
 
 /**
@@ -33,8 +36,31 @@ export const ENTITY_PARTIALS = fileURLToPath(
   new URL('../templates/entity/partials/', import.meta.url),
 );
 
-/** Registers the helpers and partials once per plop instance. */
+/**
+ * Plop's `renderString` compiles the template, and every partial (registered again as text before
+ * each render), on each call: over a slice's dozen files, and again for each entity of a run, that
+ * is most of the rendering time. Handlebars resolves helpers and partials when a compiled template
+ * runs, not when it compiles, so the same text compiled with the same options is the same template:
+ * plop's Handlebars instance keeps what it compiled, by text and options.
+ */
+function compileOnce(handlebars: typeof Handlebars): void {
+  const marked = handlebars as typeof Handlebars & { slicekitCompileOnce?: true };
+  if (marked.slicekitCompileOnce) return;
+  marked.slicekitCompileOnce = true;
+  const compile = handlebars.compile.bind(handlebars);
+  const compiled = new Map<string, HandlebarsTemplateDelegate>();
+  handlebars.compile = ((input: unknown, options?: CompileOptions) => {
+    if (typeof input !== 'string') return compile(input, options);
+    const key = `${JSON.stringify(options ?? {})}\u0000${input}`;
+    let template = compiled.get(key);
+    if (!template) compiled.set(key, (template = compile(input, options)));
+    return template;
+  }) as typeof handlebars.compile;
+}
+
+/** Registers the helpers and partials once per plop instance; templates compile once. */
 export function registerHelpers(plop: NodePlopAPI): void {
+  compileOnce((plop as NodePlopAPI & { handlebars: typeof Handlebars }).handlebars);
   const known = new Set(plop.getHelperList());
   for (const [name, fn] of Object.entries(nameHelpers)) {
     if (!known.has(name)) plop.setHelper(name, (text: unknown) => fn(String(text ?? '')));

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SlicekitError } from '@slicekit/runtime';
+import { SlicekitError } from '@slicekit/runtime/domain';
 import type { ActionType, NodePlopAPI } from 'plop';
 import { savedSpecPath, type AppModel } from '../model/app.js';
 import { writeAppEvents } from './events-index.js';

@@ -1,5 +1,5 @@
 // The error a broken entity spec raises: every problem, each with where it is and how to fix it.
-import { SlicekitError } from '@slicekit/runtime';
+import { SlicekitError } from '@slicekit/runtime/domain';
 import type { EntityModel } from './types.js';
 
 /** One mistake in a spec. */

@@ -3,6 +3,7 @@
 import { fieldKinds } from '@slicekit/runtime/fields';
 import { kebabCase, nameForms, withArticle } from '../names.js';
 import { resolveConditions } from './conditions.js';
+import { stepEffect } from './rules.js';
 import { didYouMean, nameOneOf } from './errors.js';
 import { valueProblem } from './fields.js';
 import { resolveParams, type Scope } from './params.js';
@@ -52,12 +53,38 @@ function resolveEffects(
   const effects: EffectModel[] = [];
   spec.effects.forEach((effect, i) => {
     const at = `${path}.effects[${i}]`;
-    const field = scope.settable.get(effect.set);
+    const verbs = (['set', 'increment', 'decrement'] as const).filter(
+      (k) => effect[k] !== undefined,
+    );
+    if (verbs.length !== 1) {
+      scope.problems.push({
+        path: at,
+        message: verbs.length ? `has ${verbs.join(' and ')}` : 'names no field',
+        fix: 'give exactly one of set: <field>, increment: <field> or decrement: <field>',
+      });
+      return;
+    }
+    const verb = verbs[0]!;
+    const target = effect[verb]!;
+    const field = scope.settable.get(target);
     if (!field) {
       scope.problems.push({
-        path: `${at}.set`,
-        message: `"${effect.set}" is not a field an effect can set`,
-        fix: nameOneOf(effect.set, [...scope.settable.keys()]),
+        path: `${at}.${verb}`,
+        message: `"${target}" is not a field an effect can ${verb === 'set' ? 'set' : 'step'}`,
+        fix: nameOneOf(target, [...scope.settable.keys()]),
+      });
+      return;
+    }
+    if (verb !== 'set') {
+      const step = stepEffect(scope, at, verb, field, effect);
+      if (step) effects.push(step);
+      return;
+    }
+    if (effect.by !== undefined) {
+      scope.problems.push({
+        path: `${at}.by`,
+        message: 'by steps an increment or a decrement',
+        fix: `write { increment: ${target}, by: ${effect.by} }, or remove by`,
       });
       return;
     }

@@ -14,6 +14,7 @@ import {
   valueProblem,
 } from './fields.js';
 import { resolveMethods } from './methods.js';
+import { resolveRules } from './rules.js';
 import { resolveParams, type Scope } from './params.js';
 import { referenceField, referenceProblems } from './references.js';
 import { resolveReferenceData } from './reference-data.js';
@@ -203,6 +204,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
       if (why) problems.push({ path: `${base}.effects[${j}]`, ...why });
     });
   });
+  const rules = resolveRules(scope, spec.rules ?? []);
   const dto = resolveDto(spec, stored, problems);
   const events = resolveEvents(spec, stored, problems);
   const referenceData = resolveReferenceData(spec.referenceData, owned, own, problems);
@@ -245,6 +247,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     events,
     idempotent: spec.idempotent ?? [],
     ...(referenceData ? { referenceData } : {}),
+    rules,
   };
   // The model is built even so: a run checks it against the app and the other specs as well.
   if (problems.length > 0) throw new EntitySpecError(source, problems, { partial: model });

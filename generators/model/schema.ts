@@ -63,14 +63,16 @@ const method = {
     fix: 'list effects such as { set: isDiscontinued, value: true }',
     items: {
       type: 'object',
-      required: ['set'],
       additionalProperties: false,
-      fix: 'write { set: <field>, value: <literal> }, { set: <field>, from: <parameter> } or { set: <field>, now: true }',
+      fix: 'write { set: <field>, value: <literal> }, { set: <field>, from: <parameter> }, { set: <field>, now: true } or { increment: <field>, by: 1 }',
       properties: {
         set: camel,
         value: {},
         from: camel,
         now: { const: true, fix: 'write now: true' },
+        increment: camel,
+        decrement: camel,
+        by: { type: 'number', fix: 'give a positive number, e.g. by: 1' },
       },
     },
   },
@@ -260,6 +262,11 @@ export const entitySpecSchema = {
           show: { ...names, fix: 'list the fields each element shows, e.g. [sku, quantity]' },
         },
       },
+    },
+    rules: {
+      type: 'array',
+      fix: 'list rules, e.g. [dueOn > loanedOn, extensions <= 2]',
+      items: { type: 'string', fix: 'write a rule as text, e.g. dueOn > loanedOn' },
     },
     referenceData: {
       type: 'object',

@@ -93,12 +93,18 @@ export type ParamSpec =
       scale?: number;
     });
 
-/** One effect of a method: set a field to a literal, to a parameter or to the current time. */
+/**
+ * One effect of a method: set a field to a literal, to a parameter or to the current time, or
+ * step a number field up or down (`{ increment: extensions }`, `by` 1 unless given).
+ */
 export interface EffectSpec {
-  set: string;
+  set?: string;
   value?: unknown;
   from?: string;
   now?: boolean;
+  increment?: string;
+  decrement?: string;
+  by?: number;
 }
 
 export interface MethodSpec {
@@ -167,6 +173,8 @@ export interface EntitySpec {
   referenceData?: ReferenceDataSpec;
   /** One-to-many members of the DTO, by name: the rows of another entity referencing this one. */
   collections?: Record<string, CollectionSpec>;
+  /** Rules every row keeps (rules.ts): `dueOn > loanedOn`, `extensions <= 2`. @default [] */
+  rules?: string[];
 }
 
 // ---------------------------------------------------------------- the resolved model
@@ -238,7 +246,11 @@ export interface ParamModel extends Constraints {
 }
 
 export type EffectSource =
-  { kind: 'value'; value: unknown } | { kind: 'param'; param: ParamModel } | { kind: 'now' };
+  | { kind: 'value'; value: unknown }
+  | { kind: 'param'; param: ParamModel }
+  | { kind: 'now' }
+  /** Adds `by` (negative for a decrement). */
+  | { kind: 'step'; by: number };
 
 export interface EffectModel {
   field: FieldModel;
@@ -299,6 +311,19 @@ export interface EntityModel {
   idempotent: IdempotentOp[];
   /** Reference rows, every field given (defaults filled in), with a stable id each. */
   referenceData?: { key: FieldModel[]; rows: Record<string, unknown>[] };
+  /** Rules every row keeps, checked on create and by each method changing a side. */
+  rules: RuleModel[];
   /** Its relations resolved against the rest of its app (relations.ts); absent until then. */
   relations?: EntityRelations;
+}
+
+/** A declared rule, `dueOn > loanedOn` or `extensions <= 2` (rules.ts). */
+export interface RuleModel {
+  /** As written, normalised: `dueOn > loanedOn`. */
+  text: string;
+  left: FieldModel;
+  operator: '<' | '<=' | '>' | '>=';
+  right: { field: FieldModel } | { value: number };
+  /** The code its RuleViolation carries: `loan.dueOn.gt.loanedOn`. */
+  code: string;
 }

@@ -2,9 +2,10 @@
 // migration file is written from, compiled by Knex. PostgreSQL and MySQL compile without a server
 // (`toString()` of each builder); SQLite rebuilds a table for some changes and Knex reads the
 // table to do it, so its statements come from running the steps on an in-memory copy of the
-// table as the base copy describes it.
-import knexFactory, { type Knex } from 'knex';
-import { dialectNamed, type Dialect } from '@slicekit/runtime/database';
+// table as the base copy describes it. Knex and the runtime's dialects are loaded only then: a
+// run that upgrades nothing does not pay for them.
+import type { Knex } from 'knex';
+import type { Dialect } from '@slicekit/runtime/database';
 import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import type { Column } from '../entity/views/migration.js';
 import type { FullSnapshot } from './base.js';
@@ -147,6 +148,9 @@ const text = (b: Knex.SchemaBuilder | Knex.Raw | Knex.QueryBuilder | string): st
     );
 };
 
+/** Knex's factory, loaded on first use. */
+const knexFactory = async () => (await import('knex')).default;
+
 async function statementsRun(
   steps: readonly Step[],
   before: FullSnapshot,
@@ -155,7 +159,7 @@ async function statementsRun(
   let knex: Knex;
   try {
     await import(dialect.client);
-    knex = knexFactory({
+    knex = (await knexFactory())({
       client: dialect.client,
       connection: { filename: ':memory:' },
       useNullAsDefault: true,
@@ -203,9 +207,10 @@ export async function statements(
   before: FullSnapshot,
   family: Family,
 ): Promise<string[]> {
+  const { dialectNamed } = await import('@slicekit/runtime/database');
   const dialect = dialectNamed(family);
   if (dialect.schema.readsTableToAlter) return statementsRun(steps, before, dialect);
-  const knex = knexFactory({ client: dialect.client });
+  const knex = (await knexFactory())({ client: dialect.client });
   try {
     return steps.flatMap((step) => builders(knex, step, dialect.schema).flatMap(text));
   } finally {

@@ -109,8 +109,14 @@ describe('npm run demo', function () {
       expect(rows.map((row: { name: string }) => row.name)).to.deep.equal(['Kettle']);
     });
 
-    it('runs again on the same database, keeping its rows', async () => {
-      await demo?.stop();
+    it('stops on SIGINT sent to npm alone, freeing its port, then runs again keeping its rows', async () => {
+      // Started without a terminal, only npm gets the signal: the demo must still stop its server.
+      await demo!.signal('SIGINT');
+      const refused = await fetch(`${demo!.url}/v1/products`).then(
+        () => false,
+        () => true,
+      );
+      expect(refused, 'the port is free').to.equal(true);
       demo = await startDemo({ DEMO_DIR: scratch!.path, DATABASE_URL: db.url, SEED: '0' });
       const list = await fetch(`${demo.url}/v1/products`);
       const page = (await list.json()) as { items: { id: string; name: string }[] };

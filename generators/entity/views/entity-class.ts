@@ -10,6 +10,7 @@ import type {
 } from '../../model/types.js';
 import { entityType } from '../schemas.js';
 import { eachMethod, type SliceBase } from './base.js';
+import { createGuards, methodGuards } from './rule-guards.js';
 import { entityValue, type EntityValue } from './values.js';
 
 /** A typed parameter (templates/entity/partials/parameters.hbs). */
@@ -57,6 +58,8 @@ function effectValue(effect: EffectModel): EntityValue {
       return entityValue(f, effect.source.value);
     case 'now':
       return f.type === 'date' ? { today: true } : { now: true };
+    case 'step':
+      return { step: f.name.camel, by: effect.source.by, orZero: !f.notNull };
   }
 }
 
@@ -118,9 +121,11 @@ export function entityClassView(model: EntityModel, base: SliceBase) {
         const initial = initialValue(f);
         return { property: f.name.camel, value: p ? fromParam(f, p, initial) : initial };
       }),
-    hasGuards: model.methods.some((m) => m.when.length > 0),
+    hasGuards: model.methods.some((m) => m.when.length > 0) || model.rules.length > 0,
+    ruleGuards: createGuards(model),
     methods: eachMethod(model, base, (m) => ({
       guards: m.when.map((c) => guard(m, c)),
+      ruleGuards: methodGuards(model, m),
       parameters: m.params.map(parameter),
       assignments: m.effects.map((e): Assignment => ({
         property: e.field.name.camel,

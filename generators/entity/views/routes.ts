@@ -1,8 +1,10 @@
 // The views of <entity>.routes.ts and <entity>.openapi.ts: the update methods and the actions apart,
 // in declaration order, and what an OpenAPI operation states beyond its defaults.
+import { methodRules } from '../../model/rules.js';
 import type { EntityModel } from '../../model/types.js';
 import { eachMethod, type MethodBase, type SliceBase } from './base.js';
 import { nestedRoutes } from './nested-routes.js';
+import { createGuards } from './rule-guards.js';
 
 function byKind<M extends MethodBase>(methods: M[]) {
   const updateMethods = methods.filter((m) => m.kind === 'update');
@@ -25,8 +27,15 @@ export function openApiView(model: EntityModel, base: SliceBase) {
     statesSegment: m.kind === 'update' ? m.segment !== '' : m.segment !== m.name.kebab,
     statesMethod: m.kind === 'action' && m.verb !== 'POST',
     statesRequestName: m.requestName !== `${m.name.pascal}${model.name.pascal}Request`,
-    // The rule codes its preconditions' guard clauses throw (entity-class.ts), for a 409.
-    rules: m.when.map((c) => c.rule),
+    // The rule codes its guard clauses throw (entity-class.ts): 409 for the row's state, 422 for
+    // a declared rule the request breaks.
+    rules: [
+      ...m.when.map((c) => c.rule),
+      ...methodRules(model.rules, m).flatMap((r) => (r.status === 409 ? [r.rule.code] : [])),
+    ],
+    requestRules: methodRules(model.rules, m).flatMap((r) =>
+      r.status === 422 ? [r.rule.code] : [],
+    ),
   }));
   const relations = model.relations;
   const referenced = [...(relations?.references ?? []), ...(relations?.links ?? [])].map(
@@ -36,6 +45,7 @@ export function openApiView(model: EntityModel, base: SliceBase) {
     ...base,
     ...byKind(methods),
     ...nestedRoutes(model),
+    createRules: createGuards(model).map((g) => g.code),
     referencedEntities: [...new Set(referenced)],
   };
 }

@@ -2,6 +2,7 @@
 // (templates/entity/partials/row.hbs writes them).
 import type { EntityModel, FieldModel } from '../../model/types.js';
 import { referenceValues, sampleValue, stableUuid } from '../samples.js';
+import { keepRules } from '../rule-samples.js';
 import { alignDatesWithStatus } from '../status-dates.js';
 import type { SliceBase } from './base.js';
 import { checkSeedRow } from './seed-check.js';
@@ -49,6 +50,7 @@ function sampleRow(model: EntityModel, i: number, unique: ReadonlySet<FieldModel
     })),
     row,
   );
+  keepRules(model, row, new Set(plain.filter((f) => !unique.has(f)).map((f) => f.name.camel)));
   checkSeedRow(model, row, i);
   return row;
 }

@@ -2,11 +2,12 @@
 // values it expects back, as data the template prints as literals.
 import type { EntityModel, FieldModel, MethodModel, ParamModel } from '../../model/types.js';
 import { referenceValues, sampleValue, wrongValue } from '../samples.js';
+import { keepRules } from '../rule-samples.js';
 import { alignDatesWithStatus } from '../status-dates.js';
 import { eachMethod, type SliceBase } from './base.js';
 import { eventNameOf } from './events.js';
 import { referenceSample, relationTestsView } from './relation-tests.js';
-import { arrangeState, ruleTestsView } from './rule-tests.js';
+import { arrangeState, ruleBreaksView, ruleTestsView } from './rule-tests.js';
 import { distinctFields } from './values.js';
 
 /**
@@ -43,7 +44,52 @@ function validBody(
     })),
     body,
   );
+  // The create request sets fields by their own names: the declared rules hold between them.
+  const fields = params.filter((p) => p.field && p.name.camel === p.field.name.camel);
+  const movable = fields.filter((p) => !unique.has(p.field!)).map((p) => p.name.camel);
+  if (model.rules.length > 0 && fields.length === params.length) {
+    keepRules(model, body, new Set(movable));
+  }
   return Object.fromEntries(body);
+}
+
+/** The row a create with `createBody` stores, by property: what the body sets, else defaults. */
+function createdRow(model: EntityModel, createBody: Record<string, unknown>): Map<string, unknown> {
+  const row = new Map<string, unknown>();
+  for (const f of model.fields) if (f.hasDefault) row.set(f.name.camel, f.default);
+  for (const p of model.create) if (p.field) row.set(p.field.name.camel, createBody[p.name.camel]);
+  return row;
+}
+
+/**
+ * A method's body from sample row `row`, its values moved so the row it changes (created from
+ * `created`) keeps every declared rule; and that row after the method, by property.
+ */
+function methodBody(
+  model: EntityModel,
+  method: MethodModel,
+  row: number,
+  unique: ReadonlySet<FieldModel>,
+  created: ReadonlyMap<string, unknown>,
+): { body: Record<string, unknown>; after: Map<string, unknown> } {
+  const body = validBody(model, method.params, row, unique);
+  const after = new Map(created);
+  const movable = new Set<string>();
+  for (const e of method.effects) {
+    const name = e.field.name.camel;
+    const source = e.source;
+    if (source.kind === 'param') {
+      after.set(name, body[source.param.name.camel]);
+      if (!unique.has(e.field)) movable.add(name);
+    } else if (source.kind === 'step') after.set(name, Number(after.get(name) ?? 0) + source.by);
+    else if (source.kind === 'value') after.set(name, source.value);
+    else after.delete(name);
+  }
+  keepRules(model, after, movable);
+  for (const e of method.effects) {
+    if (e.source.kind === 'param') body[e.source.param.name.camel] = after.get(e.field.name.camel);
+  }
+  return { body, after };
 }
 
 /** A value as the DTO answers it: date-times as ISO strings in UTC. */
@@ -51,18 +97,17 @@ function answered(type: FieldModel['type'], value: unknown): unknown {
   return type === 'date-time' && typeof value === 'string' ? new Date(value).toISOString() : value;
 }
 
-/** What the DTO must show after a method ran with `body`. */
+/** What the DTO must show after a method ran: the values its effects gave the row `after`. */
 function expectedAfter(
   method: MethodModel,
-  body: Record<string, unknown>,
+  after: ReadonlyMap<string, unknown>,
   dto: ReadonlySet<string>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const e of method.effects) {
     const name = e.field.name.camel;
     if (!dto.has(name) || e.source.kind === 'now') continue;
-    const value = e.source.kind === 'param' ? body[e.source.param.name.camel] : e.source.value;
-    out[name] = answered(e.field.type, value);
+    out[name] = answered(e.field.type, after.get(name));
   }
   return out;
 }
@@ -81,8 +126,11 @@ function concurrentChanges<M extends { hasExpected: boolean }>(
     const fields = model.methods[i]!.effects.map((e) => e.field);
     // A method with preconditions may refuse a second call once the first changed the row.
     const guarded = model.methods[i]!.when.length > 0;
+    // Ten steps at once end ten steps on, and may cross a bound.
+    const steps = model.methods[i]!.effects.some((e) => e.source.kind === 'step');
     if (
       guarded ||
+      steps ||
       !m.hasExpected ||
       fields.some((f) => f.role !== 'field' || taken.has(f.name.camel))
     ) {
@@ -98,9 +146,13 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
   const unique = distinctFields(model);
   const reference = model.referenceData;
 
+  const createBody = validBody(model, model.create, 0, unique);
+  const created = createdRow(model, createBody);
+  const afters: Map<string, unknown>[] = [];
   const methods = eachMethod(model, base, (m, _, i) => {
-    const body = validBody(model, m.params, i + 1, unique);
-    const expected = expectedAfter(m, body, dtoNames);
+    const { body, after } = methodBody(model, m, i + 1, unique, created);
+    afters.push(after);
+    const expected = expectedAfter(m, after, dtoNames);
     return {
       testBody: body,
       unknownBody: validBody(model, m.params, i + 2, unique),
@@ -110,7 +162,6 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
       allowed: arrangeState(model, m.when),
     };
   });
-  const createBody = validBody(model, model.create, 0, unique);
   const createdEvent = model.events.find((event) => event.operation === 'Created');
   // A unique group the create request sets whole: a second create with the same body repeats it.
   const createNames = new Set(model.create.map((p) => p.name.camel));
@@ -124,6 +175,14 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     ...relationTestsView(model, base, (row) => validBody(model, model.create, row, unique)),
     methods,
     ...ruleTestsView(model, methods),
+    ...ruleBreaksView(
+      model,
+      methods,
+      createBody,
+      created,
+      methods.map((m) => m.testBody),
+      afters,
+    ),
     /** `a product`, `an order`. */
     anEntity: `${/^[aeiou]/.test(model.name.words) ? 'an' : 'a'} ${model.name.words}`,
     firstMethod: methods[0],

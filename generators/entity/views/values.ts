@@ -11,6 +11,7 @@ export type EntityValue =
   | { now: true }
   | { today: true }
   | { date: string }
+  | { step: string; by: number; orZero: boolean }
   | { value: unknown };
 
 /** What templates/entity/partials/column-value.hbs writes. */

@@ -100,6 +100,9 @@ function operationObject(
     d.request && (slice.references ?? []).length > 0
       ? `a reference names no ${slice.references!.join(' or ')} the caller can see (crud.invalid_reference)`
       : '',
+    (d.requestRules ?? []).length > 0
+      ? `the request breaks a rule of the ${slice.entity} (crud.rule_violation: ${d.requestRules!.join(', ')})`
+      : '',
     d.idempotent && options.idempotencyFingerprint !== false
       ? 'this idempotency key was already used for a different request: another method, path or body (idempotency.key_reused)'
       : '',

@@ -51,6 +51,11 @@ export interface OperationDescription {
    * such as `order.place.status`. @default [] (none documented)
    */
   rules?: readonly string[];
+  /**
+   * Codes of the declared rules the request itself may break (a `RuleViolation` with status 422,
+   * crud.rule_violation), such as `loan.dueOn.gt.loanedOn`. @default [] (none documented)
+   */
+  requestRules?: readonly string[];
   /** Success status. @default 201 for create, 204 for delete, 200 otherwise */
   status?: number;
   /** One-line summary. @default derived from the kind and name */

@@ -54,6 +54,11 @@ export interface Served {
   /** Everything the process printed so far. */
   output(): string;
   stop(): Promise<void>;
+  /**
+   * Sends `signal` to the started process alone (not its group, as a supervisor without a
+   * terminal does) and resolves once it exited; rejects after `ms`.
+   */
+  signal(signal: NodeJS.Signals, ms?: number): Promise<void>;
 }
 
 /**
@@ -86,6 +91,20 @@ export async function serve(
       // The whole process group: npm and tsx start children of their own.
       process.kill(-child.pid, 'SIGTERM');
       await gone;
+    },
+    async signal(signal, ms = 20_000) {
+      if (exited || child.pid === undefined) return;
+      const gone = once(child, 'exit');
+      process.kill(child.pid, signal);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${signal} did not stop it in ${ms} ms`)), ms);
+      });
+      try {
+        await Promise.race([gone, late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
   const deadline = Date.now() + 60_000;
