@@ -69,7 +69,14 @@ export async function seedProducts(db: Db, url: string, count: number): Promise<
     const digits =
       '(SELECT 0 d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)';
     const n = 'a.d + 10 * b.d + 100 * c.d + 1000 * e.d + 10000 * f.d';
-    const uuid = db === 'pg' ? 'gen_random_uuid()' : 'UUID()';
+    // MySQL's UUID() is version 1, which the generated app refuses as an id: a version 4 layout
+    // made of the row number's MD5 instead.
+    const h = (from: number, length: number) =>
+      `SUBSTR(MD5(CONCAT('p', ${n})), ${from}, ${length})`;
+    const uuid =
+      db === 'pg'
+        ? 'gen_random_uuid()'
+        : `CONCAT(${h(1, 8)}, '-', ${h(9, 4)}, '-4', ${h(14, 3)}, '-8', ${h(18, 3)}, '-', ${h(21, 12)})`;
     const name = db === 'pg' ? `'Product ' || (${n})` : `CONCAT('Product ', ${n})`;
     const stamp =
       db === 'pg' ? `now() - (${n}) * interval '1 second'` : `NOW(3) - INTERVAL (${n}) SECOND`;

@@ -30,6 +30,7 @@ interface LoadResult {
   non2xx: number;
   errors: number;
   timeouts: number;
+  statusCodeStats: Record<string, { count: number }>;
 }
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
   url: string;
@@ -119,6 +120,8 @@ export interface Measured {
   /** Database server CPU µs per request. */
   dbCpu: number;
   failed: number;
+  /** Answers other than 2xx, by status. */
+  statuses: string;
 }
 
 /** `seconds` of `route` on `app` with `connections` connections. */
@@ -143,5 +146,9 @@ export async function load(
     appCpu: (cpuOf(pid) - appBefore) / total,
     dbCpu: (databaseCpu(app.db, app.database) - dbBefore) / total,
     failed: result.non2xx + result.errors + result.timeouts,
+    statuses: Object.entries(result.statusCodeStats)
+      .filter(([status]) => !status.startsWith('2'))
+      .map(([status, { count }]) => `${count} × ${status}`)
+      .join(', '),
   };
 }

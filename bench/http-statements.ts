@@ -38,7 +38,7 @@ export async function countStatements(
     await settle(idleMs);
     const idlePerMs = proxy.statements.length / idleMs;
     // The deletes take rows of their own, so the other routes still find theirs.
-    const lent = { ...app, server, doomed: app.doomed.slice(-samples - 1) };
+    const lent = { ...app, server, doomed: app.doomed.slice(-(samples + 5)) };
     for (const route of routes) {
       const send = async () => {
         const { method, path, headers, body } = route.request(lent);

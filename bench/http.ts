@@ -116,6 +116,14 @@ async function runDb(db: apps.Db, summary: Record<string, number>): Promise<void
       const { database, url, ids } = await prepare(db, variant);
       const name: AppName = variant === 'slicekit_idempotent' ? 'slicekit' : variant;
       const unserved = { name, db, database, hot: ids.slice(-1000), doomed: ids.slice(0, -1000) };
+      if (variant === 'slicekit_idempotent') {
+        const counted = await countStatements(db, url, starters[variant], unserved, [
+          idempotentCreate,
+        ]);
+        summary.pg_create_idempotent_statements = Number(
+          counted.perRequest.create_idempotent!.toFixed(2),
+        );
+      }
       if (variant === 'slicekit' || variant === 'floor') {
         const counted = await countStatements(
           db,
@@ -185,7 +193,8 @@ const shapes = new Map<string, string[]>();
 const last = (key: string) => results.get(key)!.at(-1)!;
 
 function record(key: string, measured: Awaited<ReturnType<typeof load>>): void {
-  if (measured.failed > 0) console.log(`  ${key}: ${measured.failed} failed requests`);
+  if (measured.failed > 0)
+    console.log(`  ${key}: ${measured.failed} failed requests ${measured.statuses}`);
   push(`${key}/rps`, measured.rps);
   push(`${key}/app`, measured.appCpu);
   push(`${key}/db`, measured.dbCpu);
