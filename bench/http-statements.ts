@@ -71,9 +71,13 @@ export async function countStatements(
 /** The shapes one app sent that the other did not (the generated app's delivery aside). */
 export function shapeDifferences(slicekit: string[], floor: string[]): string[] {
   const delivery =
-    /slicekit_outbox" (set|where "status")|from "slicekit_outbox"|^begin transaction isolation|^commit$/;
+    /slicekit_outbox" (set|where "status")|from "slicekit_outbox"|^begin transaction isolation|^set transaction isolation|^commit$/;
   const wanted = slicekit.filter((shape) => !delivery.test(shape.replaceAll('`', '"')));
-  const missing = wanted.filter((shape) => !floor.includes(shape)).map((s) => `floor lacks: ${s}`);
-  const extra = floor.filter((shape) => !wanted.includes(shape) && shape !== 'commit');
+  const missing = wanted
+    .filter((shape) => shape !== 'begin' && !floor.includes(shape))
+    .map((s) => `floor lacks: ${s}`);
+  const extra = floor.filter(
+    (shape) => !wanted.includes(shape) && !['begin', 'commit'].includes(shape),
+  );
   return [...missing, ...extra.map((s) => `floor adds: ${s}`)];
 }

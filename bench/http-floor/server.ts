@@ -48,7 +48,11 @@ const dto = (row: Row) => ({
   updatedOn: row.updated_on,
 });
 
-const own = (db: Knex | Knex.Transaction) => db(table).where(`${table}.owned_by`, OWNER);
+// MySQL's usual collations take `ALICE` or `alice ` for `alice`: owners compare byte for byte.
+const own = (db: Knex | Knex.Transaction) => {
+  const rows = db(table).where(`${table}.owned_by`, OWNER);
+  return mysql ? rows.whereRaw(`binary \`${table}\`.\`owned_by\` = binary ?`, [OWNER]) : rows;
+};
 const byId = (db: Knex | Knex.Transaction, id: string) => own(db).where('id', id).first();
 
 function outbox(trx: Knex.Transaction, [name, id, payload]: [string, string, object]) {
@@ -81,6 +85,7 @@ async function update(
     if (!row) return undefined;
     const { id: _id, owned_by: _owner, ...columns } = { ...row, ...change(row) };
     columns.updated_on = new Date();
+    columns.is_discontinued = Boolean(columns.is_discontinued);
     await own(trx).where('id', id).update(columns);
     const written = (await byId(trx, id)) as Row;
     if (event) await outbox(trx, event(row, written));
