@@ -41,7 +41,9 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
 
 const json = { 'content-type': 'application/json' };
 const pick = (ids: string[]) => ids[Math.floor(Math.random() * ids.length)]!;
-const price = () => JSON.stringify({ price: 1 + Math.floor(Math.random() * 50000) / 100 });
+// Two decimals written as such: `1 + 0.07` would send 1.0700000000000001, which the generated
+// app refuses (400) as not a multiple of 0.01.
+const price = () => `{"price":${(1 + Math.random() * 499).toFixed(2)}}`;
 
 export interface Route {
   readonly name: string;
