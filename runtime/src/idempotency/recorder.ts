@@ -1,8 +1,12 @@
-// One guarded response's recorder: what the handler writes is kept, the final `end` is held until
-// the store has the outcome, then the response goes on as the handler asked (capture.ts puts the
-// recorder in front of every write).
-import type { Response } from 'express';
+// One guarded response's recorder: it wraps the `write` and `end` of that response object only
+// (every way Express answers, res.json, res.send, res.sendStatus, res.end, res.write in chunks,
+// ends in those two), keeps what the handler writes, holds the final `end` until the store has
+// the outcome, then lets the response go on as the handler asked.
+import type { Request, Response } from 'express';
+import { principalId } from '../auth/user.js';
+import { PROBLEM_CONTENT_TYPE, shapeProblem } from '../http/problem.js';
 import { safeError } from '../logging/safe-error.js';
+import { SCOPE_ORDER_FIX } from './scope-order.js';
 import type { GuardRuntime } from './runtime.js';
 import {
   attempt,
@@ -18,20 +22,20 @@ import type { IdempotentKeyInfo, SynchronousKeyStore } from './store.js';
 /** The `releasing` of a reservation the memory store released at once. */
 const RELEASED: Promise<void> = Promise.resolve();
 
-export type Write = (
+type Write = (
   this: Response,
   chunk: unknown,
   encoding?: unknown,
   callback?: unknown,
 ) => boolean;
-export type End = (
+type End = (
   this: Response,
   chunk?: unknown,
   encoding?: unknown,
   callback?: unknown,
 ) => Response;
 /** Where a recorded response goes on to: the `write` and `end` that were in place before. */
-export interface Sink {
+interface Sink {
   readonly write: Write;
   readonly end: End;
 }
@@ -46,6 +50,24 @@ interface Ending {
   readonly status: number;
 }
 
+/**
+ * Replaces a response whose caller was authenticated after the guard resolved the scope (an
+ * authentication that did not say so, see scope-order.ts) with a 500 naming the misconfiguration,
+ * when its headers are not out yet.
+ */
+function lateCallerProblem(res: Response, runtime: GuardRuntime): unknown {
+  const req = res.req as Request;
+  const detail = `${req.method} ${req.originalUrl}: the caller was authenticated after the idempotency guard resolved its scope; ${SCOPE_ORDER_FIX}`;
+  runtime.options.logger.error({ method: req.method, path: req.originalUrl }, detail);
+  if (res.headersSent) return undefined;
+  const body = JSON.stringify(shapeProblem({ title: '', status: 500, detail }, req.originalUrl));
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  res.statusCode = 500;
+  res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  return body;
+}
+
 /** Ends the response as the handler asked, with the status that was recorded. */
 function send({ res, sink, chunk, encoding, callback, status }: Ending): void {
   if (res.statusCode !== status && !res.headersSent) res.statusCode = status;
@@ -58,7 +80,48 @@ function isUtf8Name(encoding: unknown): boolean {
   return encoding === undefined || encoding === 'utf8' || encoding === 'utf-8';
 }
 
-/** The state of one guarded response, kept on its request. */
+const recorders = new WeakMap<object, Recorder>();
+
+/** True once the guard has taken `req` in charge, so a request covered twice is guarded once. */
+export function isGuarded(req: Request): boolean {
+  return recorders.has(req);
+}
+
+/** The recorder of `req`, if the guard took it in charge. */
+export function recorderOf(req: Request): Recorder | undefined {
+  return recorders.get(req);
+}
+
+/**
+ * Records the response to `req` (cacheable status) or releases the reservation (any other
+ * status). A client that disconnects does not release the key: its handler may still be running,
+ * and a retry must meet 409 until that handler's outcome is known (or, if it never answers, until
+ * the in-flight timeout lets a retry reclaim the key). The recorder wraps the `write`/`end` the
+ * response has when the guard runs, so behind a middleware that replaced them (compression) it
+ * still records the handler's bytes.
+ */
+export function startRecording(
+  req: Request,
+  res: Response,
+  runtime: GuardRuntime,
+  info: IdempotentKeyInfo,
+  reservation: string,
+  principal: string | undefined,
+): void {
+  const recorder = new Recorder(runtime, info, reservation, principal, {
+    write: res.write as Write,
+    end: res.end as End,
+  });
+  recorders.set(req, recorder);
+  res.write = function write(this: Response, ...args: unknown[]) {
+    return recorder.write(this, args);
+  } as Response['write'];
+  res.end = function end(this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) {
+    return recorder.end(this, chunk, encoding, callback);
+  } as Response['end'];
+}
+
+/** The state of one guarded response. */
 export class Recorder {
   readonly chunks: Buffer[] = [];
   /** Some chunk is a view of the caller's own buffer, so recording must copy. */
@@ -69,11 +132,6 @@ export class Recorder {
   /** Node sent the header block as UTF-8 (see `headerBlockIsUtf8`), not as latin1. */
   utf8Header = false;
   releasing: Promise<void> | undefined;
-  /**
-   * Set when the recorder wraps this response's own `write`/`end` (another middleware had
-   * replaced them before the guard ran); unset when the app's response prototype records.
-   */
-  ownSink: Sink | undefined;
 
   constructor(
     readonly runtime: GuardRuntime,
@@ -81,6 +139,8 @@ export class Recorder {
     readonly reservation: string,
     /** The caller the scope was resolved for (`req.user.id`), to catch authentication after it. */
     readonly principal: string | undefined,
+    /** The `write` and `end` the response had before the recorder wrapped them. */
+    private readonly sink: Sink,
   ) {}
 
   /**
@@ -118,10 +178,10 @@ export class Recorder {
   }
 
   /** A `write` of the handler: recorded, passed on, and noted if it sent the header block. */
-  write(res: Response, sink: Sink, args: unknown[]): boolean {
+  write(res: Response, args: unknown[]): boolean {
     this.collect(args[0], args[1]);
     const first = !res.headersSent;
-    const written = sink.write.apply(res, args as Parameters<Write>);
+    const written = this.sink.write.apply(res, args as Parameters<Write>);
     if (first) this.utf8Header = headerBlockIsUtf8(args[0], args[1], res.chunkedEncoding);
     return written;
   }
@@ -130,11 +190,17 @@ export class Recorder {
    * The response's final `end`: it waits for the store, so a client that has the response and
    * retries at once finds the key completed (or free again), never still in flight.
    */
-  end(res: Response, sink: Sink, chunk: unknown, encoding: unknown, callback: unknown): Response {
+  end(res: Response, chunk: unknown, encoding: unknown, callback: unknown): Response {
     if (this.ended) return res;
     this.ended = true;
+    const { sink } = this;
     if (typeof chunk === 'function') [chunk, encoding, callback] = [undefined, undefined, chunk];
     if (typeof encoding === 'function') [encoding, callback] = [undefined, encoding];
+    if (!this.releasing && principalId(res.req as Request) !== this.principal) {
+      // Authentication after the guard: nothing is kept under the scope of another caller.
+      void this.release();
+      [chunk, encoding] = [lateCallerProblem(res, this.runtime), undefined];
+    }
     // The recorder keeps its own bytes; Node still gets the string, which it sends in one write
     // with the headers (a Buffer would take a second, vectored write).
     this.collect(chunk, encoding);
