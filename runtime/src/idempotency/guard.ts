@@ -183,8 +183,8 @@ function answer(guarded: Guarded, check: KeyCheckResult): void {
   const { req, res, runtime, info } = guarded;
   if (!check.processed) {
     publishOutcome('new');
-    startRecording(req, res, runtime, info, check.reservation, guarded.principal);
-    refuseLaterCaller(req, guarded.principal);
+    const recorder = startRecording(req, res, runtime, info, check.reservation, guarded.principal);
+    refuseLaterCaller(req, guarded.principal, () => void recorder.release());
     return guarded.next();
   }
   const { options } = runtime;

@@ -2,8 +2,9 @@
 // (and so after the scope was resolved) fails the request at request time (see docs/idempotency.md).
 import type { NextFunction, Request, Response } from 'express';
 import { lateAuthenticationRefusal, onLateAuthentication, principalId } from '../auth/user.js';
+import { PROBLEM_CONTENT_TYPE, shapeProblem } from '../http/problem.js';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
-import { recorderOf } from './recorder.js';
+import type { IdempotencyLogger } from './logger.js';
 
 /** The advice every refusal ends with. */
 export const SCOPE_ORDER_FIX =
@@ -14,15 +15,36 @@ export const SCOPE_ORDER_FIX =
  * differs from the one the scope was resolved for: the reservation is released and the request
  * fails (500) before its handler runs. `authenticate()` and `markAuthentication()` ask for it.
  */
-export function refuseLaterCaller(req: Request, principal: string | undefined): void {
+export function refuseLaterCaller(
+  req: Request,
+  principal: string | undefined,
+  release: () => void,
+): void {
   onLateAuthentication(req, () => {
     if (principalId(req) === principal) return undefined;
-    void recorderOf(req)?.release();
-    return new IdempotencyConfigError(
-      IdempotencyErrorCode.scopeBeforeAuthentication,
-      `${req.method} ${req.originalUrl}: the caller was authenticated after the idempotency guard resolved its scope; ${SCOPE_ORDER_FIX}`,
-    );
+    release();
+    return new IdempotencyConfigError(IdempotencyErrorCode.scopeBeforeAuthentication, late(req));
   });
+}
+
+const late = (req: Request) =>
+  `${req.method} ${req.originalUrl}: the caller was authenticated after the idempotency guard resolved its scope; ${SCOPE_ORDER_FIX}`;
+
+/**
+ * The body replacing a response whose caller was authenticated after the guard by a middleware
+ * that did not say so: a 500 naming the misconfiguration, when the headers are not out yet.
+ */
+export function lateCallerProblem(res: Response, logger: IdempotencyLogger): string | undefined {
+  const req = res.req as Request;
+  const detail = late(req);
+  logger.error({ method: req.method, path: req.originalUrl }, `idempotency: ${detail}`);
+  if (res.headersSent) return undefined;
+  const body = JSON.stringify(shapeProblem({ title: '', status: 500, detail }, req.originalUrl));
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  res.statusCode = 500;
+  res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  return body;
 }
 
 /**

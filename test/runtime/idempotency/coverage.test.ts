@@ -6,14 +6,13 @@ import request from 'supertest';
 import {
   addIdempotentKey,
   addIdempotentKeyWithStore,
-  IdempotencyConfigError,
   prepareApp,
   requiredIdempotentKey,
   silentLogger,
   type IdempotentKeyInfo,
   type StoreTimings,
 } from '@slicekit/runtime/idempotency';
-import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
+import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
 import { counting, guardedApp, Runs } from './support/app.js';
 
 const KEY = 'X-Idempotency-Key';

@@ -2,7 +2,7 @@
 // request: concurrent first requests share one preparation, a preparation that fails serves no
 // guarded request, and unguarded routes are served meanwhile.
 import { expect } from 'chai';
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { Router } from 'express';
 import request from 'supertest';
 import {
   addIdempotentKey,
@@ -14,7 +14,7 @@ import {
   silentLogger,
   type StoreTimings,
 } from '@slicekit/runtime/idempotency';
-import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
+import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
 import { recordingLogger } from './support/app.js';
 
 const KEY = 'X-Idempotency-Key';

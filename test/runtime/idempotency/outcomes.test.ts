@@ -12,7 +12,7 @@ import {
   type IdempotencyKeyStore,
   type StoreTimings,
 } from '@slicekit/runtime/idempotency';
-import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
+import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
 import { guardedApp, recordingLogger, Runs } from './support/app.js';
 
 /** Answers the status in `?status=`; counts runs. */

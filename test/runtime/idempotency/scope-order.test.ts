@@ -48,9 +48,7 @@ async function cachedApp(build: (app: express.Express) => void) {
 }
 
 const token = (sub: string) =>
-  new SignJWT({ sub })
-    .setProtectedHeader({ alg: 'HS256' })
-    .sign(new TextEncoder().encode(SECRET));
+  new SignJWT({ sub }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
 
 describe('idempotency guard: scope after authentication', () => {
   beforeEach(() => (runs = 0));
