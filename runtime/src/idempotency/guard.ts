@@ -2,16 +2,20 @@
 // duplicate (409 or replay), or run the handler and record or release its outcome.
 import { channel } from 'node:diagnostics_channel';
 import type { NextFunction, Request, Response } from 'express';
-import { problemDetails, sendProblem } from '../http/problem.js';
 import { safeError } from '../logging/safe-error.js';
 import { IdempotencyConfigError, IdempotencyErrorCode, OptionsValidationError } from './errors.js';
 import { isGuarded, startRecording } from './recorder.js';
 import { registrationOf } from './registration.js';
 import { configuredLogger, prepareApp } from './startup.js';
 import { buildKeyInfo } from './key-info.js';
-import { decodeKey, MALFORMED_KEY, readKey, type DecodedKey } from './key-header.js';
+import { checkKey, MALFORMED_KEY, readKey } from './key-header.js';
 import { IdempotentConflictHandling } from './options.js';
-import { sendConflict, sendFingerprintMismatch, sendKeyProblem, type KeyRule } from './problems.js';
+import {
+  sendConflict,
+  sendFingerprintMismatch,
+  sendKeyProblem,
+  sendNotPrepared,
+} from './problems.js';
 import { guardRuntimeOf, type GuardRuntime } from './runtime.js';
 import { principalId } from '../auth/user.js';
 import { resolveScope } from './scope.js';
@@ -33,19 +37,6 @@ function publishOutcome(outcome: IdempotencyOutcome): void {
 
 /** The header set on every replayed response. */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
-
-/**
- * Presence, encoding, length and pattern, in that order (the string form is checked before):
- * the decoded key, or the rule it breaks. The length counts UTF-8 bytes as sent.
- */
-export function checkKey(raw: string | null, runtime: GuardRuntime): DecodedKey | KeyRule {
-  if (raw === null || raw.trim() === '') return 'required';
-  const decoded = decodeKey(raw);
-  if (decoded === undefined) return 'utf-8';
-  if (decoded.bytes > runtime.options.maxIdempotencyKeyLength) return 'max-length';
-  if (!runtime.matches(decoded.key)) return 'pattern';
-  return decoded;
-}
 
 /**
  * The key's endpoint: on a route, the matched mount path and the route's path as declared
@@ -157,13 +148,9 @@ function refuseUnprepared(app: object, req: Request, res: Response, error: unkno
     { err: safeError(error), method: req.method, path: req.originalUrl },
     'idempotency: the app could not be prepared on its first request; the request was not served',
   );
-  const misconfigured =
-    error instanceof OptionsValidationError || error instanceof IdempotencyConfigError;
-  if (!misconfigured) res.setHeader('Retry-After', '1');
-  const detail = 'the idempotency guard could not be prepared; see the server log';
-  sendProblem(
+  sendNotPrepared(
     res,
-    problemDetails('idempotency.not_prepared', { status: misconfigured ? 500 : 503, detail }),
+    error instanceof OptionsValidationError || error instanceof IdempotencyConfigError,
   );
 }
 
