@@ -35,6 +35,18 @@ interface SqliteDatabase {
   pragma(source: string): unknown;
 }
 
+/** Connections `boundConnection` closed after a timeout, which the pool must not hand out again. */
+const dropped = new WeakSet<object>();
+
+/**
+ * A Knex `pool.validate` hook: false for a connection closed after a query timed out, so the pool
+ * opens a fresh one rather than handing that one to the next query (node-postgres, for one, only
+ * notices a closed socket when it next writes to it).
+ */
+export function connectionUsable(connection: unknown): boolean {
+  return !dropped.has(connection as object);
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (
     typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
@@ -96,6 +108,7 @@ export function boundConnection(
           mysql,
           (error) => {
             if ((error as { code?: unknown }).code !== 'PROTOCOL_SEQUENCE_TIMEOUT') return;
+            dropped.add(mysql);
             mysql.destroy();
             mysql.stream?.destroy?.();
           },
@@ -109,6 +122,7 @@ export function boundConnection(
         const client = connection as PostgresClient;
         watchQueries(client, (error) => {
           if ((error as { message?: unknown }).message !== 'Query read timeout') return;
+          dropped.add(client);
           client.connection?.stream?.destroy?.();
         });
       }

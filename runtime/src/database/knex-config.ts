@@ -2,7 +2,7 @@
 // and a fix to a driver setting or a timeout reaches every app with the next runtime.
 import type { Knex } from 'knex';
 import { sqlFamily } from '../sql/dialect.js';
-import { boundConnection, type ConnectionDialect } from './connection.js';
+import { boundConnection, connectionUsable, type ConnectionDialect } from './connection.js';
 import { databaseTimeoutDefaults, type DatabaseTimeouts } from './timeouts.js';
 
 /** What `knexConfig` takes beside the URL. */
@@ -45,7 +45,7 @@ const settingsOf: Record<
       keepAliveInitialDelayMillis: limits.keepAliveMs,
     } satisfies Knex.PgConnectionConfig,
     // Drops a connection whose query timed out: its late answer would confuse the next query.
-    pool: { ...pool, afterCreate: boundConnection('postgres') },
+    pool: { ...pool, afterCreate: boundConnection('postgres'), validate: connectionUsable },
   }),
   mysql: (url, limits, pool) => ({
     client: 'mysql2',
@@ -72,6 +72,7 @@ const settingsOf: Record<
     pool: {
       ...pool,
       afterCreate: boundConnection('mysql', { queryTimeoutMs: limits.statementTimeoutMs }),
+      validate: connectionUsable,
     },
   }),
   sqlite: (url, limits) => ({
