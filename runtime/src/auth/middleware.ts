@@ -9,7 +9,7 @@ import {
   verificationConfigured,
   type AuthOptions,
 } from './options.js';
-import './user.js';
+import { lateAuthenticationRefusal } from './user.js';
 
 type KeySource = Uint8Array | JWTVerifyGetKey;
 
@@ -147,6 +147,8 @@ export function authenticate(options: AuthOptions = {}): RequestHandler {
       );
     }
     req.user = { id: String(id), claims: payload };
-    return next();
+    // Run after the idempotency guard, a caller is refused rather than keyed as someone else.
+    const refusal = lateAuthenticationRefusal(req);
+    return refusal ? next(refusal) : next();
   };
 }

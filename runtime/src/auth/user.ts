@@ -36,3 +36,18 @@ export function principalId(req: Request): string | undefined {
   if (typeof id === 'bigint') return id.toString();
   return undefined;
 }
+
+const lateChecks = new WeakMap<object, () => Error | undefined>();
+
+/**
+ * Sets what an authentication running later for `req` asks before it goes on: the idempotency
+ * guard, which resolved the caller's scope already, refuses a caller that changed since.
+ */
+export function onLateAuthentication(req: Request, check: () => Error | undefined): void {
+  lateChecks.set(req, check);
+}
+
+/** The error an authentication that just set `req.user` must pass on instead of going on. */
+export function lateAuthenticationRefusal(req: Request): Error | undefined {
+  return lateChecks.get(req)?.();
+}

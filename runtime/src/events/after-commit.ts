@@ -1,13 +1,12 @@
 // Wakes the running dispatchers of a database once a transaction that recorded events commits.
 import type { Knex } from 'knex';
-import { processWide } from '../process-state.js';
 
 /**
  * Listeners keyed by the Knex client config object. A transaction's client is a copy of its
  * parent's that shares the same `config` object, so the key reaches from a `trx` back to the
  * dispatchers started on the root `knex`, without the caller passing the bus around.
  */
-const listeners = processWide('events.listeners', () => new WeakMap<object, Set<() => void>>());
+const listeners = new WeakMap<object, Set<() => void>>();
 
 function keyOf(knex: Knex): object {
   return (knex.client as { config: object }).config;

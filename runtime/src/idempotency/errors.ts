@@ -1,20 +1,17 @@
-// Errors of the idempotency guard: misconfiguration found when the app starts, and a guard that
-// runs before the app was prepared.
+// Errors of the idempotency guard: misconfiguration found when the app starts, or on a request.
 import { SlicekitError } from '../errors.js';
 
 /** Stable codes of the guard's errors; documented in docs/idempotency.md. */
 export const IdempotencyErrorCode = {
   /** The options break one or more rules; every broken rule is listed. */
   optionsInvalid: 'idempotency_options_invalid',
-  /** Routes require a key but the app registered no guard (`addIdempotentKey` is missing). */
-  notRegistered: 'idempotency_not_registered',
-  /** A guarded route ran unprepared: its app registered no guard (a registered app prepares itself). */
+  /** A guarded request came to an app that registered no guard (`addIdempotentKey` is missing). */
   notStarted: 'idempotency_not_started',
   /** `requiredIdempotentKey()` was mounted where no route verb exists (`app.use`, `router.use`). */
   misplaced: 'idempotency_guard_misplaced',
   /** The registered store (or what its class or factory built) lacks a contract method. */
   storeUnusable: 'idempotency_store_unusable',
-  /** A guarded route authenticates after the guard, so the scope would miss the caller. */
+  /** An authentication ran after the guard and changed the caller its scope was resolved for. */
   scopeBeforeAuthentication: 'idempotency_scope_before_authentication',
 } as const;
 
@@ -35,7 +32,7 @@ export class OptionsValidationError extends SlicekitError {
   }
 }
 
-/** The guard is wired wrongly (not registered, not started, or mounted off a route). */
+/** The guard is wired wrongly (not registered, mounted off a route, or before authentication). */
 export class IdempotencyConfigError extends SlicekitError {
   override name = 'IdempotencyConfigError';
 

@@ -1,16 +1,25 @@
-// The guard's per-request flow on a covered route: validate the key, ask the store, answer a
+// The guard's per-request flow on a covered request: validate the key, ask the store, answer a
 // duplicate (409 or replay), or run the handler and record or release its outcome.
 import { channel } from 'node:diagnostics_channel';
 import type { NextFunction, Request, Response } from 'express';
-import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
-import { captureResponse, failCapture, isCaptured } from './capture.js';
+import { safeError } from '../logging/safe-error.js';
+import { IdempotencyConfigError, IdempotencyErrorCode, OptionsValidationError } from './errors.js';
+import { isGuarded, startRecording } from './recorder.js';
+import { registrationOf } from './registration.js';
+import { configuredLogger, prepareApp } from './startup.js';
 import { buildKeyInfo } from './key-info.js';
-import { decodeKey, MALFORMED_KEY, readKey, type DecodedKey } from './key-header.js';
+import { checkKey, MALFORMED_KEY, readKey } from './key-header.js';
 import { IdempotentConflictHandling } from './options.js';
-import { sendConflict, sendFingerprintMismatch, sendKeyProblem, type KeyRule } from './problems.js';
-import { guardRuntimeOf, routeTemplates, type GuardRuntime } from './runtime.js';
+import {
+  sendConflict,
+  sendFingerprintMismatch,
+  sendKeyProblem,
+  sendNotPrepared,
+} from './problems.js';
+import { guardRuntimeOf, type GuardRuntime } from './runtime.js';
 import { principalId } from '../auth/user.js';
 import { resolveScope } from './scope.js';
+import { refuseLaterCaller } from './scope-order.js';
 import type { CachedResponse, IdempotentKeyInfo, KeyCheckResult } from './store.js';
 
 /** What the guard decided for one request. */
@@ -30,28 +39,14 @@ function publishOutcome(outcome: IdempotencyOutcome): void {
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /**
- * Presence, encoding, length and pattern, in that order (the string form is checked before):
- * the decoded key, or the rule it breaks. The length counts UTF-8 bytes as sent.
+ * The key's endpoint: on a route, the matched mount path and the route's path as declared
+ * (`/orders/:id`, not `/orders/7`); for a group, its matched mount path, which every route of
+ * the group shares (the fingerprint, which holds the path as sent, tells their requests apart).
  */
-export function checkKey(raw: string | null, runtime: GuardRuntime): DecodedKey | KeyRule {
-  if (raw === null || raw.trim() === '') return 'required';
-  const decoded = decodeKey(raw);
-  if (decoded === undefined) return 'utf-8';
-  if (decoded.bytes > runtime.options.maxIdempotencyKeyLength) return 'max-length';
-  if (!runtime.matches(decoded.key)) return 'pattern';
-  return decoded;
-}
-
-/**
- * The route template: mount paths + route path as declared (so `/orders/:id`, not `/orders/7`).
- * When a route is reachable through several mounts, or a path is a RegExp or an array, the
- * matched mount path (`req.baseUrl`) stands in for the mount template.
- */
-function endpointOf(req: Request): string {
-  const route = req.route as { path?: unknown } | undefined;
-  const template = route ? routeTemplates.get(route) : undefined;
-  if (template) return template;
-  return req.baseUrl + (typeof route?.path === 'string' ? route.path : req.path);
+function endpointOf(req: Request, mount: Mount): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  if (mount === 'group') return req.baseUrl || '/';
+  return req.baseUrl + (typeof path === 'string' ? path : req.path);
 }
 
 /**
@@ -85,25 +80,29 @@ function replay(res: Response, cached: CachedResponse): void {
   res.end(cached.body);
 }
 
+/** Where the guard runs: in a route's handler list, or as a group's router-level middleware. */
+export type Mount = 'route' | 'group';
+
 /**
- * The middleware `requiredIdempotentKey()` returns, and the one start-up inserts into routes a
- * group covers. A request passes through it at most once, so a route covered twice is guarded once.
- * On the memory store it runs to the handler without a promise (see `IdempotencyKeyStore.synchronous`); on any
- * other store it returns the promise of the store's answer.
+ * The guard of one request. A request passes through it at most once, so a route covered by its
+ * group and by itself is guarded once. On a store with a synchronous core (the memory store) it
+ * runs to the handler without a promise; on any other store it returns the promise of the
+ * store's answer. An app not yet prepared is prepared first (once, shared by every request).
  */
-export function requiredIdempotentKeyGuard(
+export function guardRequest(
   req: Request,
   res: Response,
   next: NextFunction,
+  mount: Mount,
 ): void | Promise<void> {
-  // Taken in charge by an earlier guard layer of the same route (covered by group and itself).
-  if (isCaptured(req)) return next();
+  if (isGuarded(req)) return next();
   const app = req.app;
   const runtime = guardRuntimeOf(app);
-  if (!runtime) {
+  if (!runtime) return prepareFirst(req, res, next, mount);
+  if (mount === 'route' && req.route === undefined) {
     throw new IdempotencyConfigError(
-      IdempotencyErrorCode.notStarted,
-      'a route requires an idempotency key but the app was not prepared: call `await prepareApp(app)` or `await startApp(app)` before serving requests',
+      IdempotencyErrorCode.misplaced,
+      `requiredIdempotentKey() is mounted with use() at ${req.baseUrl || '/'}, where no verb is declared; put it on a route (app.post(path, requiredIdempotentKey(), handler)) or declare a group with requiredIdempotentKey(router, ...verbs)`,
     );
   }
   const { options, store } = runtime;
@@ -117,15 +116,42 @@ export function requiredIdempotentKeyGuard(
   const info = buildKeyInfo(
     checked.key,
     req.method,
-    endpointOf(req),
+    endpointOf(req, mount),
     resolveScope(req, options, principal),
     options.requestFingerprint ? options.requestFingerprint(req) : null,
   );
-  const guarded: Guarded = { req, res, next, app, runtime, info, principal };
+  const guarded: Guarded = { req, res, next, runtime, info, principal };
   const now = store.synchronous?.();
   if (now) return answer(guarded, now.checkKeyNow(info));
   // Not caught: a store failure here reaches the app's error handler (500), per the spec.
   return store.isKeyProcessed(info).then((check) => answer(guarded, check));
+}
+
+/** Prepares the app that registered the guard, then guards; refuses the request if that fails. */
+function prepareFirst(req: Request, res: Response, next: NextFunction, mount: Mount) {
+  const [owner] = registrationOf(req.app) ?? [];
+  if (owner === undefined) {
+    throw new IdempotencyConfigError(
+      IdempotencyErrorCode.notStarted,
+      'a route requires an idempotency key but the app registered no guard: call addIdempotentKey(app) or addIdempotentKeyWithStore(app, store)',
+    );
+  }
+  return prepareApp(owner).then(
+    () => guardRequest(req, res, next, mount),
+    (error: unknown) => refuseUnprepared(owner, req, res, error),
+  );
+}
+
+/** 503 with `Retry-After` when the store did not start (it may come up), 500 when misconfigured. */
+function refuseUnprepared(app: object, req: Request, res: Response, error: unknown): void {
+  configuredLogger(app).error(
+    { err: safeError(error), method: req.method, path: req.originalUrl },
+    'idempotency: the app could not be prepared on its first request; the request was not served',
+  );
+  sendNotPrepared(
+    res,
+    error instanceof OptionsValidationError || error instanceof IdempotencyConfigError,
+  );
 }
 
 /** One guarded request, as the guard hands it on once the store has answered. */
@@ -133,7 +159,6 @@ interface Guarded {
   readonly req: Request;
   readonly res: Response;
   readonly next: NextFunction;
-  readonly app: Request['app'];
   readonly runtime: GuardRuntime;
   readonly info: IdempotentKeyInfo;
   /** The caller the scope was resolved for. */
@@ -145,7 +170,8 @@ function answer(guarded: Guarded, check: KeyCheckResult): void {
   const { req, res, runtime, info } = guarded;
   if (!check.processed) {
     publishOutcome('new');
-    captureResponse(req, res, guarded.app, runtime, info, check.reservation, guarded.principal);
+    const recorder = startRecording(req, res, runtime, info, check.reservation, guarded.principal);
+    refuseLaterCaller(req, guarded.principal, () => void recorder.release());
     return guarded.next();
   }
   const { options } = runtime;
@@ -172,15 +198,4 @@ function answer(guarded: Guarded, check: KeyCheckResult): void {
   }
   publishOutcome('conflict');
   sendConflict(res, options, check.response === null);
-}
-
-/** Appended to every guarded route: a thrown handler error releases the key, then propagates. */
-export function releaseOnError(
-  err: unknown,
-  req: Request,
-  _res: Response,
-  next: NextFunction,
-): void {
-  failCapture(req);
-  next(err);
 }

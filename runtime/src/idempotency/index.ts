@@ -36,8 +36,6 @@ export {
 } from './registration.js';
 export { requiredIdempotentKey } from './coverage.js';
 export { markAuthentication } from './scope-order.js';
-// Registering a guard also makes the app prepare itself on its first request.
-export { prepareOnFirstRequest } from './first-request.js';
 export {
   MEMORY_STORE_WARNING,
   closeIdempotency,

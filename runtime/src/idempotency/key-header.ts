@@ -4,6 +4,8 @@
 // header bytes over as latin1 (one character per byte); the key is those bytes read as UTF-8.
 import { isUtf8 } from 'node:buffer';
 import { parseItem } from 'structured-headers';
+import type { KeyRule } from './problems.js';
+import type { GuardRuntime } from './runtime.js';
 
 /** The header the IETF HTTPAPI draft "The Idempotency-Key HTTP Header Field" defines. */
 export const STANDARD_KEY_HEADER = 'Idempotency-Key';
@@ -49,4 +51,17 @@ export function decodeKey(raw: string): DecodedKey | undefined {
   if (!BEYOND_ASCII.test(raw)) return { key: raw, bytes: raw.length };
   const bytes = Buffer.from(raw, 'latin1');
   return isUtf8(bytes) ? { key: bytes.toString('utf8'), bytes: bytes.length } : undefined;
+}
+
+/**
+ * Presence, encoding, length and pattern, in that order (the string form is checked before):
+ * the decoded key, or the rule it breaks. The length counts UTF-8 bytes as sent.
+ */
+export function checkKey(raw: string | null, runtime: GuardRuntime): DecodedKey | KeyRule {
+  if (raw === null || raw.trim() === '') return 'required';
+  const decoded = decodeKey(raw);
+  if (decoded === undefined) return 'utf-8';
+  if (decoded.bytes > runtime.options.maxIdempotencyKeyLength) return 'max-length';
+  if (!runtime.matches(decoded.key)) return 'pattern';
+  return decoded;
 }

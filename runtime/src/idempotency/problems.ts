@@ -2,7 +2,12 @@
 // RFC 9457 problem+json of the kinds declared in http/problem-kinds.ts, with the members every
 // runtime problem has (`type`, `title`, `status`, `detail`, `instance`, `code`) and their own.
 import type { Request, Response } from 'express';
-import { PROBLEM_CONTENT_TYPE, problemDetails, type ProblemMembers } from '../http/problem.js';
+import {
+  PROBLEM_CONTENT_TYPE,
+  problemDetails,
+  sendProblem,
+  type ProblemMembers,
+} from '../http/problem.js';
 import { problemKinds, type ProblemCode } from '../http/problem-kinds.js';
 import type { ResolvedIdempotencyOptions } from './options.js';
 
@@ -103,4 +108,14 @@ export function sendFingerprintMismatch(
     header,
     state: inFlight ? 'in-flight' : 'completed',
   });
+}
+
+/** 503 with `Retry-After` when the store did not start (it may come up), 500 when misconfigured. */
+export function sendNotPrepared(res: Response, misconfigured: boolean): void {
+  if (!misconfigured) res.setHeader('Retry-After', '1');
+  const detail = 'the idempotency guard could not be prepared; see the server log';
+  sendProblem(
+    res,
+    problemDetails('idempotency.not_prepared', { status: misconfigured ? 500 : 503, detail }),
+  );
 }

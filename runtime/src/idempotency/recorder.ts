@@ -1,7 +1,9 @@
-// One guarded response's recorder: what the handler writes is kept, the final `end` is held until
-// the store has the outcome, then the response goes on as the handler asked (capture.ts puts the
-// recorder in front of every write).
-import type { Response } from 'express';
+// One guarded response's recorder: it wraps the `write` and `end` of that response object only
+// (every way Express answers, res.json, res.send, res.sendStatus, res.end, res.write in chunks,
+// ends in those two), keeps what the handler writes, holds the final `end` until the store has
+// the outcome, then lets the response go on as the handler asked.
+import type { Request, Response } from 'express';
+import { principalId } from '../auth/user.js';
 import { safeError } from '../logging/safe-error.js';
 import type { GuardRuntime } from './runtime.js';
 import {
@@ -11,34 +13,15 @@ import {
   recordedBody,
   recordedContentType,
   recordedHeaders,
-  recordedResponse,
 } from './recording.js';
-import type { IdempotentKeyInfo, SynchronousKeyStore } from './store.js';
+import { lateCallerProblem } from './scope-order.js';
+import type { IdempotentKeyInfo } from './store.js';
 
-/** The `releasing` of a reservation the memory store released at once. */
-const RELEASED: Promise<void> = Promise.resolve();
-
-export type Write = (
-  this: Response,
-  chunk: unknown,
-  encoding?: unknown,
-  callback?: unknown,
-) => boolean;
-export type End = (
-  this: Response,
-  chunk?: unknown,
-  encoding?: unknown,
-  callback?: unknown,
-) => Response;
-/** Where a recorded response goes on to: the `write` and `end` that were in place before. */
-export interface Sink {
-  readonly write: Write;
-  readonly end: End;
-}
+type Write = (this: Response, ...args: unknown[]) => boolean;
+type End = (this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) => Response;
 /** A response's final `end` call, held until the store has its outcome. */
 interface Ending {
   readonly res: Response;
-  readonly sink: Sink;
   readonly chunk: unknown;
   readonly encoding: unknown;
   readonly callback: unknown;
@@ -46,34 +29,54 @@ interface Ending {
   readonly status: number;
 }
 
-/** Ends the response as the handler asked, with the status that was recorded. */
-function send({ res, sink, chunk, encoding, callback, status }: Ending): void {
-  if (res.statusCode !== status && !res.headersSent) res.statusCode = status;
-  if (encoding === undefined) sink.end.call(res, chunk, callback);
-  else sink.end.call(res, chunk, encoding, callback);
+const recorders = new WeakMap<object, Recorder>();
+
+/** True once the guard has taken `req` in charge, so a request covered twice is guarded once. */
+export function isGuarded(req: Request): boolean {
+  return recorders.has(req);
 }
 
-/** True for the encodings Node writes a string in as UTF-8 (none given means UTF-8). */
-function isUtf8Name(encoding: unknown): boolean {
-  return encoding === undefined || encoding === 'utf8' || encoding === 'utf-8';
+/**
+ * Records the response to `req` (cacheable status) or releases the reservation (any other
+ * status). A client that disconnects does not release the key: its handler may still be running,
+ * and a retry must meet 409 until that handler's outcome is known (or, if it never answers, until
+ * the in-flight timeout lets a retry reclaim the key). The `write`/`end` wrapped are the ones the
+ * response has when the guard runs, so behind a middleware that replaced them (compression) the
+ * recorder still records the handler's bytes.
+ */
+export function startRecording(
+  req: Request,
+  res: Response,
+  runtime: GuardRuntime,
+  info: IdempotentKeyInfo,
+  reservation: string,
+  principal: string | undefined,
+): Recorder {
+  const recorder = new Recorder(runtime, info, reservation, principal, res);
+  recorders.set(req, recorder);
+  res.write = function write(this: Response, ...args: unknown[]) {
+    return recorder.write(this, args);
+  } as Response['write'];
+  res.end = function end(this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) {
+    return recorder.end(this, chunk, encoding, callback);
+  } as Response['end'];
+  return recorder;
 }
 
-/** The state of one guarded response, kept on its request. */
+/** The state of one guarded response. */
 export class Recorder {
   readonly chunks: Buffer[] = [];
+  /** The one chunk so far when it is a UTF-8 string (`res.send`, `res.json`), kept as it is. */
+  text: string | undefined = undefined;
   /** Some chunk is a view of the caller's own buffer, so recording must copy. */
   borrowed = false;
-  /** The reservation was completed or released; nothing more to do with the store. */
-  settled = false;
   ended = false;
   /** Node sent the header block as UTF-8 (see `headerBlockIsUtf8`), not as latin1. */
   utf8Header = false;
+  /** Set once the reservation is being released (it is then settled). */
   releasing: Promise<void> | undefined;
-  /**
-   * Set when the recorder wraps this response's own `write`/`end` (another middleware had
-   * replaced them before the guard ran); unset when the app's response prototype records.
-   */
-  ownSink: Sink | undefined;
+  private readonly write0: Write;
+  private readonly end0: End;
 
   constructor(
     readonly runtime: GuardRuntime,
@@ -81,19 +84,13 @@ export class Recorder {
     readonly reservation: string,
     /** The caller the scope was resolved for (`req.user.id`), to catch authentication after it. */
     readonly principal: string | undefined,
-  ) {}
+    res: Response,
+  ) {
+    this.write0 = res.write as Write;
+    this.end0 = res.end as End;
+  }
 
-  /**
-   * The response's one chunk so far when it is a UTF-8 string (`res.send`, `res.json`): kept as
-   * the string, which the memory store keeps as it is, and encoded only when bytes are needed.
-   */
-  text: string | undefined = undefined;
-
-  /**
-   * Keeps a chunk as bytes. A first UTF-8 string is kept as it is (`text`); any other string is
-   * encoded into a buffer the recorder owns; a caller's buffer is only viewed here and copied
-   * when the response is recorded, in case the caller reuses it.
-   */
+  /** Keeps a chunk: a first UTF-8 string as it is, a caller's buffer viewed (copied at the end). */
   collect(chunk: unknown, encoding: unknown): void {
     if (chunk === null || chunk === undefined || typeof chunk === 'function') return;
     if (this.text !== undefined) {
@@ -103,25 +100,20 @@ export class Recorder {
       this.text = chunk;
       return;
     }
-    let bytes: Buffer;
     if (typeof chunk === 'string') {
-      bytes = Buffer.from(
-        chunk,
-        typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8',
-      );
+      this.chunks.push(Buffer.from(chunk, isUtf8Name(encoding) ? 'utf8' : (encoding as never)));
     } else {
       const view = chunk as Uint8Array;
-      bytes = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+      this.chunks.push(Buffer.from(view.buffer, view.byteOffset, view.byteLength));
       this.borrowed = true;
     }
-    this.chunks.push(bytes);
   }
 
   /** A `write` of the handler: recorded, passed on, and noted if it sent the header block. */
-  write(res: Response, sink: Sink, args: unknown[]): boolean {
+  write(res: Response, args: unknown[]): boolean {
     this.collect(args[0], args[1]);
     const first = !res.headersSent;
-    const written = sink.write.apply(res, args as Parameters<Write>);
+    const written = this.write0.apply(res, args);
     if (first) this.utf8Header = headerBlockIsUtf8(args[0], args[1], res.chunkedEncoding);
     return written;
   }
@@ -130,115 +122,102 @@ export class Recorder {
    * The response's final `end`: it waits for the store, so a client that has the response and
    * retries at once finds the key completed (or free again), never still in flight.
    */
-  end(res: Response, sink: Sink, chunk: unknown, encoding: unknown, callback: unknown): Response {
+  end(res: Response, chunk: unknown, encoding: unknown, callback: unknown): Response {
     if (this.ended) return res;
     this.ended = true;
     if (typeof chunk === 'function') [chunk, encoding, callback] = [undefined, undefined, chunk];
     if (typeof encoding === 'function') [encoding, callback] = [undefined, encoding];
-    // The recorder keeps its own bytes; Node still gets the string, which it sends in one write
-    // with the headers (a Buffer would take a second, vectored write).
+    if (!this.releasing && principalId(res.req as Request) !== this.principal) {
+      // Authenticated after the guard: nothing is kept under the scope of another caller.
+      void this.release();
+      [chunk, encoding] = [lateCallerProblem(res, this.runtime.options.logger), undefined];
+    }
+    // Node still gets the string, which it sends in one write with the headers.
     this.collect(chunk, encoding);
     if (!res.headersSent) this.utf8Header = headerBlockIsUtf8(chunk, encoding, false);
-    const ending: Ending = { res, sink, chunk, encoding, callback, status: res.statusCode };
-    if (this.releasing) {
-      // Released already (the handler threw before ending): send once the release is done.
-      this.afterRelease(ending);
-    } else if (isCacheable(this.runtime, ending.status)) {
+    const ending: Ending = { res, chunk, encoding, callback, status: res.statusCode };
+    if (!this.releasing && isCacheable(this.runtime, ending.status)) {
       this.record(ending);
     } else {
-      void this.release();
-      this.afterRelease(ending);
+      const releasing = this.releasing ?? this.release();
+      if (this.releasing === RELEASED) this.send(ending);
+      else void releasing.then(() => this.send(ending));
     }
     return res;
   }
 
-  /** Sends once the reservation is released: at once when the memory store released it. */
-  private afterRelease(ending: Ending): void {
-    if (this.releasing === RELEASED) send(ending);
-    else void this.releasing!.then(() => send(ending));
+  /** Ends the response as the handler asked, with the status that was recorded. */
+  private send({ res, chunk, encoding, callback, status }: Ending): void {
+    if (res.statusCode !== status && !res.headersSent) res.statusCode = status;
+    if (encoding === undefined) this.end0.call(res, chunk, callback);
+    else this.end0.call(res, chunk, encoding, callback);
   }
 
+  /** Frees the key: at once on a store with a synchronous core (then `releasing` is `RELEASED`). */
   release(): Promise<void> {
-    this.settled = true;
-    const memory = this.runtime.store.synchronous?.();
-    if (memory) {
-      memory.releaseNow(this.info, this.reservation);
-      this.releasing = RELEASED;
-    } else {
-      this.releasing = attempt(() =>
-        this.runtime.store.releaseReservation(this.info, this.reservation),
-      ).catch((error: unknown) => this.logFailure(error, 'releasing the reservation'));
+    if (this.releasing) return this.releasing;
+    const { store } = this.runtime;
+    const now = store.synchronous?.();
+    if (now) {
+      now.releaseNow(this.info, this.reservation);
+      return (this.releasing = RELEASED);
     }
-    return this.releasing;
+    return (this.releasing = attempt(() =>
+      store.releaseReservation(this.info, this.reservation),
+    ).catch((error: unknown) => this.logFailure(error, 'releasing the reservation')));
   }
 
-  /** Records the response, then sends it, whether or not the store took it. */
+  /**
+   * Records the response, then sends it, whether or not the store took it. A store with a
+   * synchronous core records at once: the response goes out in this same call, as unguarded.
+   */
   private record(ending: Ending): void {
-    this.settled = true;
-    const memory = this.runtime.store.synchronous?.();
-    if (memory) {
-      // A synchronous store (the memory store) records at once: the response goes out in this same call, as unguarded.
-      let wrote = false;
+    this.releasing = RECORDED;
+    const { runtime, info, reservation } = this;
+    const { res, status } = ending;
+    const at = Date.now();
+    const deadline = at + runtime.options.expirationMs;
+    const contentType = recordedContentType(res);
+    const headers = recordedHeaders(res, runtime.replayedHeaders, this.utf8Header);
+    const now = runtime.store.synchronous?.();
+    const done = (wrote: boolean) => {
+      if (!wrote) this.warn('the reservation was reclaimed before the response was recorded');
+      this.send(ending);
+    };
+    const failed = (error: unknown) => {
+      this.logFailure(error, 'recording the response');
+      this.send(ending);
+    };
+    if (now) {
+      const body = this.text === undefined ? recordedBody(this.chunks, this.borrowed) : this.text;
+      let wrote: boolean;
       try {
-        wrote = this.recordNow(memory, ending);
+        wrote = now.completeNow(
+          info,
+          reservation,
+          status,
+          body || null,
+          contentType,
+          headers,
+          at,
+          deadline,
+        );
       } catch (error) {
-        this.logFailure(error, 'recording the response');
-        return send(ending);
+        return failed(error);
       }
-      if (!wrote) this.warnReclaimed();
-      return send(ending);
+      return done(wrote);
     }
-    void attempt(() => this.markProcessed(ending.res, ending.status)).then(
-      (wrote) => {
-        if (!wrote) this.warnReclaimed();
-        send(ending);
-      },
-      (error: unknown) => {
-        this.logFailure(error, 'recording the response');
-        send(ending);
-      },
-    );
+    const body =
+      this.text === undefined ? recordedBody(this.chunks, this.borrowed) : Buffer.from(this.text);
+    const response = { statusCode: status, body: body?.length ? body : null, contentType, headers };
+    const dates = { createdAt: new Date(at), expiresAt: new Date(deadline) };
+    void attempt(() =>
+      runtime.store.markKeyAsProcessed(info, { ...response, ...dates }, reservation),
+    ).then(done, failed);
   }
 
-  /** What `markProcessed` does, on the memory store, without the promise and the `Date`s. */
-  private recordNow(memory: SynchronousKeyStore, { res, status }: Ending): boolean {
-    const now = Date.now();
-    return memory.completeNow(
-      this.info,
-      this.reservation,
-      status,
-      this.text === undefined
-        ? recordedBody(this.chunks, this.borrowed)
-        : this.text.length > 0
-          ? this.text
-          : null,
-      recordedContentType(res),
-      recordedHeaders(res, this.runtime.replayedHeaders, this.utf8Header),
-      now,
-      now + this.runtime.options.expirationMs,
-    );
-  }
-
-  private markProcessed(res: Response, status: number): Promise<boolean> {
-    const { options } = this.runtime;
-    const response = recordedResponse(
-      res,
-      this.text === undefined
-        ? this
-        : { chunks: [Buffer.from(this.text, 'utf8')], borrowed: false },
-      status,
-      options.expirationMs,
-      this.runtime.replayedHeaders,
-      this.utf8Header,
-    );
-    return this.runtime.store.markKeyAsProcessed(this.info, response, this.reservation);
-  }
-
-  private warnReclaimed(): void {
-    this.runtime.options.logger.warn(
-      this.logFields(),
-      'idempotency: the reservation was reclaimed before the response was recorded',
-    );
+  private warn(message: string): void {
+    this.runtime.options.logger.warn(this.logFields(), `idempotency: ${message}`);
   }
 
   private logFailure(error: unknown, what: string): void {
@@ -253,4 +232,14 @@ export class Recorder {
     const { safeKey, method, endpoint } = this.info;
     return { idempotencyKey: safeKey, method, endpoint };
   }
+}
+
+/** The `releasing` of a reservation released at once by a store's synchronous core. */
+const RELEASED: Promise<void> = Promise.resolve();
+/** Marks a recorder whose response is being recorded: the store is no longer to be released. */
+const RECORDED: Promise<void> = Promise.resolve();
+
+/** True for the encodings Node writes a string in as UTF-8 (none given means UTF-8). */
+function isUtf8Name(encoding: unknown): boolean {
+  return encoding === undefined || encoding === 'utf8' || encoding === 'utf-8';
 }

@@ -2,7 +2,7 @@
 // bytes, content type and the allow-listed headers, each value as its bytes went on the wire.
 import type { Response } from 'express';
 import type { GuardRuntime } from './runtime.js';
-import type { CachedResponse, ResponseHeader } from './store.js';
+import type { ResponseHeader } from './store.js';
 
 const NO_HEADERS: readonly ResponseHeader[] = Object.freeze([]);
 
@@ -78,26 +78,6 @@ export function recordedBody(chunks: readonly Buffer[], borrowed: boolean): Buff
 export function recordedContentType(res: Response): string {
   const contentType = res.getHeader('content-type');
   return contentType === undefined ? 'application/json' : String(contentType);
-}
-
-/** Everything the store keeps of a response ended with `status`. */
-export function recordedResponse(
-  res: Response,
-  recorded: { readonly chunks: readonly Buffer[]; readonly borrowed: boolean },
-  status: number,
-  expirationMs: number,
-  listed: ReadonlyMap<string, string>,
-  utf8HeaderBlock: boolean,
-): CachedResponse {
-  const now = Date.now();
-  return {
-    statusCode: status,
-    body: recordedBody(recorded.chunks, recorded.borrowed),
-    contentType: recordedContentType(res),
-    headers: recordedHeaders(res, listed, utf8HeaderBlock),
-    createdAt: new Date(now),
-    expiresAt: new Date(now + expirationMs),
-  };
 }
 
 /** True when `status` is in the cacheable window or listed as an extra cacheable status. */

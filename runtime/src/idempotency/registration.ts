@@ -1,7 +1,6 @@
 // Registering the guard on an app: which store and which options callback win, by the spec's
 // precedence rules. Nothing is built here; the winner is resolved when the app starts.
 import type { Application } from 'express';
-import { processWide } from '../process-state.js';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
 import type { ConfigureIdempotency } from './options.js';
 import type { IdempotencyKeyStore, IdempotencyKeyStoreClass, StoreTimings } from './store.js';
@@ -24,18 +23,7 @@ interface Registration {
   readonly configure: ConfigureIdempotency | undefined;
 }
 
-const registrations = processWide(
-  'idempotency.registrations',
-  () => new WeakMap<object, Registration>(),
-);
-
-/** Runs after each registration that took effect; start-up sets it (see `prepareOnFirstRequest`). */
-let registered: (app: IdempotencyApp) => void = () => {};
-
-/** Sets what runs after each registration that took effect. */
-export function afterRegistration(hook: (app: IdempotencyApp) => void): void {
-  registered = hook;
-}
+const registrations = new WeakMap<object, Registration>();
 
 /**
  * Registers the guard on the in-process memory store. A complete no-op (its callback never runs)
@@ -54,7 +42,6 @@ export function addIdempotentKey(app: IdempotencyApp, configure?: ConfigureIdemp
     source: (timings: StoreTimings) => new MemoryIdempotencyStore(timings),
     configure,
   });
-  registered(app);
 }
 
 /**
@@ -73,12 +60,15 @@ export function addIdempotentKeyWithStore(
 ): void {
   if (registrations.get(app)?.explicit) return;
   registrations.set(app, { explicit: true, source: store, configure });
-  registered(app);
 }
 
-/** The winning registration of `app`, if any. */
-export function registrationOf(app: IdempotencyApp): Registration | undefined {
-  return registrations.get(app);
+/** The app of `app`'s mount chain (itself first) that registered a guard, and its registration. */
+export function registrationOf(app: object | undefined): [object, Registration] | undefined {
+  for (let current = app as { parent?: object } | undefined; current; current = current.parent) {
+    const registration = registrations.get(current);
+    if (registration) return [current, registration];
+  }
+  return undefined;
 }
 
 function isStoreInstance(source: IdempotencyStoreSource): source is IdempotencyKeyStore {

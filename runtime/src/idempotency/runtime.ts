@@ -1,6 +1,5 @@
 // What the guard needs at request time, per app, set once by the start-up step: the resolved
-// options, the started store, the compiled key matcher, and each guarded route's template.
-import { processWide } from '../process-state.js';
+// options, the started store and the compiled key matcher.
 import type { KeyMatcher } from './pattern.js';
 import type { ResolvedIdempotencyOptions } from './options.js';
 import type { IdempotencyKeyStore } from './store.js';
@@ -17,22 +16,11 @@ export interface GuardRuntime {
   readonly replayedHeaders: ReadonlyMap<string, string>;
 }
 
-const runtimes = processWide('idempotency.runtimes', () => new WeakMap<object, GuardRuntime>());
-
-/** Full route templates (mount paths + route path) of guarded routes; `null` when ambiguous. */
-export const routeTemplates = processWide(
-  'idempotency.routeTemplates',
-  () => new WeakMap<object, string | null>(),
-);
+const runtimes = new WeakMap<object, GuardRuntime>();
 
 export function setGuardRuntime(app: object, runtime: GuardRuntime | undefined): void {
   if (runtime) runtimes.set(app, runtime);
   else runtimes.delete(app);
-}
-
-/** True once `app` itself has been prepared (and not closed since). */
-export function isPrepared(app: object): boolean {
-  return runtimes.has(app);
 }
 
 /** The runtime of `app`, or of the app it is mounted in (a sub-app inherits its parent's). */

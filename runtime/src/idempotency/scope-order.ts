@@ -1,77 +1,73 @@
-// The caller scope is never resolved before authentication: start-up refuses a guarded route
-// whose own handler list authenticates after the guard, and a check before the route's final
-// handler catches authentication start-up could not recognise (see docs/idempotency.md).
+// The caller scope is never kept for another caller: an authentication that runs after the guard
+// (and so after the scope was resolved) fails the request at request time (see docs/idempotency.md).
 import type { NextFunction, Request, Response } from 'express';
-import { principalId } from '../auth/user.js';
-import { failCapture, NOT_GUARDED, principalAtGuard } from './capture.js';
+import { lateAuthenticationRefusal, onLateAuthentication, principalId } from '../auth/user.js';
+import { PROBLEM_CONTENT_TYPE, shapeProblem } from '../http/problem.js';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
+import type { IdempotencyLogger } from './logger.js';
 
-// A registered symbol, so middleware marked by another copy of the runtime is recognised too.
-const AUTHENTICATES = Symbol.for('@slicekit/runtime:idempotency.authenticates');
+/** The advice every refusal ends with. */
+export const SCOPE_ORDER_FIX =
+  'authenticate before the guard: app.post(path, authenticate(), requiredIdempotentKey(), handler), or router.use(authenticate()) before requiredIdempotentKey(router)';
 
 /**
- * Function names recognised as authentication without a mark: `authenticate()` from
- * `@slicekit/runtime/auth` returns `authenticateRequest`, Passport's `passport.authenticate()`
- * returns `authenticate`.
+ * Makes an authentication that runs after the guard of `req` refuse it when the caller it sets
+ * differs from the one the scope was resolved for: the reservation is released and the request
+ * fails (500) before its handler runs. `authenticate()` and `markAuthentication()` ask for it.
  */
-const AUTHENTICATION_NAMES = new Set(['authenticateRequest', 'authenticate']);
+export function refuseLaterCaller(
+  req: Request,
+  principal: string | undefined,
+  release: () => void,
+): void {
+  onLateAuthentication(req, () => {
+    if (principalId(req) === principal) return undefined;
+    release();
+    return new IdempotencyConfigError(IdempotencyErrorCode.scopeBeforeAuthentication, late(req));
+  });
+}
+
+const late = (req: Request) =>
+  `${req.method} ${req.originalUrl}: the caller was authenticated after the idempotency guard resolved its scope; ${SCOPE_ORDER_FIX}`;
 
 /**
- * Marks a middleware as one that authenticates (sets `req.user`), so start-up refuses a route that
- * runs it after the guard. `authenticate()` from `@slicekit/runtime/auth` and Passport's
- * `passport.authenticate()` are recognised without it.
+ * The body replacing a response whose caller was authenticated after the guard by a middleware
+ * that did not say so: a 500 naming the misconfiguration, when the headers are not out yet.
+ */
+export function lateCallerProblem(res: Response, logger: IdempotencyLogger): string | undefined {
+  const req = res.req as Request;
+  const detail = late(req);
+  logger.error({ method: req.method, path: req.originalUrl }, `idempotency: ${detail}`);
+  if (res.headersSent) return undefined;
+  const body = JSON.stringify(shapeProblem({ title: '', status: 500, detail }, req.originalUrl));
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  res.statusCode = 500;
+  res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  return body;
+}
+
+/**
+ * Wraps an authentication middleware (one that sets `req.user`) so that, run after the guard, it
+ * fails the request instead of letting the handler run under a scope resolved for no caller.
+ * `authenticate()` from `@slicekit/runtime/auth` does this without it.
  *
  * @example
  * app.post('/orders', markAuthentication(apiKeyAuth), requiredIdempotentKey(), createOrder);
  */
-export function markAuthentication<T extends (...args: never[]) => unknown>(middleware: T): T {
-  (middleware as unknown as Record<symbol, boolean>)[AUTHENTICATES] = true;
-  return middleware;
+export function markAuthentication<
+  T extends (req: Request, res: Response, next: NextFunction) => unknown,
+>(middleware: T): T {
+  const marked = function authenticationChecked(req: Request, res: Response, next: NextFunction) {
+    return middleware(req, res, (error?: unknown) =>
+      error === undefined ? afterAuthentication(req, next) : next(error),
+    );
+  };
+  return marked as unknown as T;
 }
 
-/** True for a middleware marked as authenticating, or recognised by its name. */
-export function isAuthentication(handle: unknown): boolean {
-  if (typeof handle !== 'function') return false;
-  return (
-    (handle as unknown as Record<symbol, unknown>)[AUTHENTICATES] === true ||
-    AUTHENTICATION_NAMES.has(handle.name)
-  );
-}
-
-/** The advice every refusal ends with. */
-export const SCOPE_ORDER_FIX =
-  'authenticate before the guard: app.post(path, authenticate(), requiredIdempotentKey(), handler), or router.use(authenticate()) for a group';
-
-/** The start-up refusal: `route` runs `middleware` after the guard resolved the caller scope. */
-export function scopeBeforeAuthentication(
-  verb: string,
-  route: string,
-  middleware: string,
-  grouped: boolean,
-): IdempotencyConfigError {
-  const guard = grouped
-    ? 'the guard its group puts first among its handlers'
-    : 'requiredIdempotentKey()';
-  return new IdempotencyConfigError(
-    IdempotencyErrorCode.scopeBeforeAuthentication,
-    `${verb.toUpperCase()} ${route} authenticates (${middleware || 'an authentication middleware'}) after ${guard}, which would key the request by an anonymous caller scope and could replay one caller's response to another; ${SCOPE_ORDER_FIX}`,
-  );
-}
-
-/**
- * Placed before the final handler of a guarded route that has middleware between the guard and
- * that handler: if the caller changed since the guard resolved the scope (an authentication
- * start-up did not recognise), the key was reserved for the wrong caller. The reservation is
- * released and the request fails (500) instead of running the handler under that scope.
- */
-export function checkScopeStillCurrent(req: Request, _res: Response, next: NextFunction): void {
-  const principal = principalAtGuard(req);
-  if (principal === NOT_GUARDED || principal === principalId(req)) return next();
-  failCapture(req);
-  next(
-    new IdempotencyConfigError(
-      IdempotencyErrorCode.scopeBeforeAuthentication,
-      `${req.method} ${req.baseUrl}${req.path}: the caller was authenticated after the idempotency guard resolved its scope; ${SCOPE_ORDER_FIX}, or mark the middleware with markAuthentication()`,
-    ),
-  );
+/** Goes on to `next`, or fails the request when its caller changed after the guard. */
+function afterAuthentication(req: Request, next: NextFunction): void {
+  const refusal = lateAuthenticationRefusal(req);
+  return refusal ? next(refusal) : next();
 }

@@ -1,10 +1,8 @@
-// The start-up step: validate the winning registration's options, build and start its store,
-// log the memory-store warning, and fix route coverage, all before the app listens.
+// The start-up step: validate the winning registration's options, build and start its store and
+// log the memory-store warning, before the app listens (or, at the latest, on the first guarded
+// request; see guard.ts).
 import type { Server } from 'node:http';
 import type { Application } from 'express';
-import { processWide } from '../process-state.js';
-import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
-import { applyCoverage, planCoverage } from './coverage.js';
 import {
   defaultIdempotencyOptions,
   resolveIdempotencyOptions,
@@ -24,18 +22,11 @@ export interface PreparedIdempotency {
   readonly store: IdempotencyKeyStore;
 }
 
-const preparing = processWide(
-  'idempotency.preparing',
-  () => new WeakMap<object, Promise<PreparedIdempotency | undefined>>(),
-);
-
-const configuredLoggers = processWide(
-  'idempotency.configuredLoggers',
-  () => new WeakMap<object, IdempotencyLogger>(),
-);
+const preparing = new WeakMap<object, Promise<PreparedIdempotency | undefined>>();
+const configuredLoggers = new WeakMap<object, IdempotencyLogger>();
 
 /** The logger the app's registration configured at its last start, valid options or not. */
-export function configuredLogger(app: Application): IdempotencyLogger {
+export function configuredLogger(app: object): IdempotencyLogger {
   const logger = configuredLoggers.get(app);
   return typeof logger?.error === 'function' ? logger : defaultLogger;
 }
@@ -45,10 +36,10 @@ export const MEMORY_STORE_WARNING =
   'idempotency: keys live in process memory (the default memory store); they are lost on restart and not shared between instances, so duplicates reaching another instance run again. Register a PostgreSQL, MySQL or Redis store for production.';
 
 /**
- * Prepares the guard of `app`: validates options (`OptionsValidationError` lists every broken
- * rule), builds and starts the store, logs the memory-store warning, and decides route coverage.
- * Call it after every route is registered and before the app serves requests; calling it again
- * returns the same result. Resolves `undefined` when no guard is registered and no route needs one.
+ * Prepares the guard registered on `app`: validates options (`OptionsValidationError` lists
+ * every broken rule), builds and starts the store, logs the memory-store warning. Call it before
+ * the app serves requests; calling it again returns the same result. Resolves `undefined` when
+ * `app` registered no guard.
  *
  * @example
  * addIdempotentKey(app);
@@ -56,7 +47,7 @@ export const MEMORY_STORE_WARNING =
  * await prepareApp(app);
  * app.listen(3000);
  */
-export function prepareApp(app: Application): Promise<PreparedIdempotency | undefined> {
+export function prepareApp(app: Application | object): Promise<PreparedIdempotency | undefined> {
   let prepared = preparing.get(app);
   if (!prepared) {
     prepared = prepare(app);
@@ -67,16 +58,9 @@ export function prepareApp(app: Application): Promise<PreparedIdempotency | unde
   return prepared;
 }
 
-async function prepare(app: Application): Promise<PreparedIdempotency | undefined> {
-  const plans = planCoverage(app);
-  const registration = registrationOf(app);
-  if (!registration) {
-    if (plans.length === 0) return undefined;
-    throw new IdempotencyConfigError(
-      IdempotencyErrorCode.notRegistered,
-      `${plans.length} route(s) require an idempotency key but no guard is registered: call addIdempotentKey(app) or addIdempotentKeyWithStore(app, store)`,
-    );
-  }
+async function prepare(app: object): Promise<PreparedIdempotency | undefined> {
+  const [owner, registration] = registrationOf(app) ?? [];
+  if (owner !== app || !registration) return undefined;
   const configured = defaultIdempotencyOptions();
   // Only the winning registration's callback runs; callbacks are never merged.
   registration.configure?.(configured);
@@ -91,13 +75,13 @@ async function prepare(app: Application): Promise<PreparedIdempotency | undefine
   await store.start?.();
   // Only the default registration resolves to the in-process store; any other store is silent.
   if (!registration.explicit) options.logger.warn({ store: 'memory' }, MEMORY_STORE_WARNING);
-  applyCoverage(plans);
+  const headerName = options.idempotencyHeaderKey.toLowerCase();
   setGuardRuntime(app, {
     options,
     store,
     matches: compileKeyPattern(options.idempotencyKeyPattern),
-    headerName: options.idempotencyHeaderKey.toLowerCase(),
-    structuredKey: options.idempotencyHeaderKey.toLowerCase() === STANDARD_KEY_HEADER.toLowerCase(),
+    headerName,
+    structuredKey: headerName === STANDARD_KEY_HEADER.toLowerCase(),
     replayedHeaders: new Map(options.replayedHeaders.map((name) => [name.toLowerCase(), name])),
   });
   return { options, store };
@@ -122,18 +106,17 @@ export async function startApp(app: Application, options: StartAppOptions = {}):
   await prepareApp(app);
   const port = options.port ?? Number(process.env.PORT ?? 3000);
   const server = await new Promise<Server>((resolve, reject) => {
+    const done = (error?: Error) => (error ? reject(error) : resolve(listening));
     const listening: Server = options.host
-      ? app.listen(port, options.host, (error?: Error) =>
-          error ? reject(error) : resolve(listening),
-        )
-      : app.listen(port, (error?: Error) => (error ? reject(error) : resolve(listening)));
+      ? app.listen(port, options.host, done)
+      : app.listen(port, done);
   });
   server.once('close', () => void closeIdempotency(app));
   return server;
 }
 
 /** Closes the store the guard of `app` started (pools, timers); the guard must be prepared again. */
-export async function closeIdempotency(app: Application): Promise<void> {
+export async function closeIdempotency(app: Application | object): Promise<void> {
   const prepared = preparing.get(app);
   preparing.delete(app);
   const runtime = guardRuntimeOf(app);

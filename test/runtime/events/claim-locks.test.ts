@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import { outboxMigration, recordEvents } from '@slicekit/runtime/events';
-import { claimDue } from '../../../runtime/src/events/claim.js';
+import { claimDue } from '@slicekit/runtime/internal';
 import { describeEachDatabase } from '../../support/services.js';
 
 const table = 'slicekit_outbox';

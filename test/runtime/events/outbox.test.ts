@@ -9,7 +9,7 @@ import {
   type EventsLogger,
   type OutboxEvent,
 } from '@slicekit/runtime/events';
-import { claimDue } from '../../../runtime/src/events/claim.js';
+import { claimDue } from '@slicekit/runtime/internal';
 import { describeEachDatabase, type DatabaseHandle } from '../../support/services.js';
 
 // A plain interface, as an app writes it: no index signature needed.

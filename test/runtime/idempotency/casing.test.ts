@@ -1,6 +1,7 @@
-// The endpoint of a key is the full route template, upper-cased: casing variants of a path are
-// one endpoint, and path parameters do not split it. The request fingerprint, on the other hand,
-// sees the path as sent: another path under the same key is a reused key (422), never a new request.
+// The endpoint of a key is the route template under the mount path as matched (a group's: its
+// mount path as matched), upper-cased: casing variants of a path are one endpoint, and path
+// parameters of the route do not split it. The request fingerprint sees the path as sent: another
+// path under the same key is a reused key (422), never a new request.
 import { expect } from 'chai';
 import { Router } from 'express';
 import request from 'supertest';
@@ -29,7 +30,7 @@ describe('idempotency guard: route casing and templates', () => {
     });
   }
 
-  it('keys a parameterised route by its template, mount path included', async () => {
+  it('keys a parameterised route by its template under the mount path as matched', async () => {
     const seen: string[] = [];
     const { app } = await guardedApp((app) => {
       const tenants = Router({ mergeParams: true });
@@ -41,12 +42,14 @@ describe('idempotency guard: route casing and templates', () => {
       app.use('/t/:tenant', tenants);
     }, withoutFingerprint);
     await request(app).post('/t/a/orders/1').set('X-Idempotency-Key', 'k').expect(201);
-    // Same template /T/:TENANT/ORDERS/:ID, same key: a duplicate, as the spec keys by template.
-    await request(app).post('/t/b/orders/2').set('X-Idempotency-Key', 'k').expect(409);
-    expect(seen).to.deep.equal(['1']);
+    // Same endpoint /T/A/ORDERS/:ID, same key: a duplicate, as the spec keys by template.
+    await request(app).post('/t/a/orders/2').set('X-Idempotency-Key', 'k').expect(409);
+    // Another tenant's mount path is another endpoint: the key is new there.
+    await request(app).post('/t/b/orders/2').set('X-Idempotency-Key', 'k').expect(201);
+    expect(seen).to.deep.equal(['1', '2']);
   });
 
-  it('answers 422 when the same key comes back for another tenant or id (the path as sent differs)', async () => {
+  it('answers 422 when the same key comes back for another id (the path as sent differs)', async () => {
     const seen: string[] = [];
     const { app } = await guardedApp((app) => {
       const tenants = Router({ mergeParams: true });
@@ -58,7 +61,6 @@ describe('idempotency guard: route casing and templates', () => {
       app.use('/t/:tenant', tenants);
     });
     await request(app).post('/t/a/orders/1').set('X-Idempotency-Key', 'k').expect(201);
-    await request(app).post('/t/b/orders/1').set('X-Idempotency-Key', 'k').expect(422);
     await request(app).post('/t/a/orders/2').set('X-Idempotency-Key', 'k').expect(422);
     expect(seen).to.deep.equal(['a/1']);
   });

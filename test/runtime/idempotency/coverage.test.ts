@@ -6,28 +6,39 @@ import request from 'supertest';
 import {
   addIdempotentKey,
   addIdempotentKeyWithStore,
-  IdempotencyConfigError,
   prepareApp,
   requiredIdempotentKey,
   silentLogger,
   type IdempotentKeyInfo,
   type StoreTimings,
 } from '@slicekit/runtime/idempotency';
-import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
+import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
 import { counting, guardedApp, Runs } from './support/app.js';
 
 const KEY = 'X-Idempotency-Key';
 
 describe('idempotency guard: group coverage', () => {
-  it('covers a POST route registered before the declaration', async () => {
+  it('does not cover a route registered before the declaration, as any router middleware', async () => {
     const { app } = await guardedApp((app, runs) => {
       const group = Router();
       group.post('/before', counting(runs, 'before'));
       requiredIdempotentKey(group);
       app.use('/g', group);
     });
-    await request(app).post('/g/before').expect(400);
-    await request(app).post('/g/before').set(KEY, 'k').expect(201);
+    await request(app).post('/g/before').expect(201);
+  });
+
+  it('answers 400 to a POST without a key under the group that no route handles, 404 with one', async () => {
+    const { app } = await guardedApp((app, runs) => {
+      const group = Router();
+      requiredIdempotentKey(group);
+      group.post('/known', counting(runs, 'known'));
+      app.use('/g', group);
+    });
+    await request(app).post('/g/unknown').expect(400);
+    await request(app).post('/g/unknown').set(KEY, 'k').expect(404);
+    // The 404 released the key.
+    await request(app).post('/g/unknown').set(KEY, 'k').expect(404);
   });
 
   it('covers a POST route registered after the declaration', async () => {
@@ -78,18 +89,19 @@ describe('idempotency guard: group coverage', () => {
     expect(runs.of('post')).to.equal(0);
   });
 
-  it('never covers a route with no verb constraint, even though it serves POST', async () => {
+  it('covers a request of a listed method whatever handles it, all() and use() included', async () => {
     const { app, runs } = await guardedApp((app, runs) => {
       const group = Router();
-      requiredIdempotentKey(group, 'POST', 'GET');
+      requiredIdempotentKey(group, 'POST');
       group.all('/any', counting(runs, 'all', 200));
       group.use('/mw', counting(runs, 'use', 200));
       app.use(group);
     });
-    await request(app).post('/any').expect(200);
+    await request(app).post('/any').expect(400);
     await request(app).get('/any').expect(200);
-    await request(app).post('/mw').expect(200);
-    expect([runs.of('all'), runs.of('use')]).to.deep.equal([2, 1]);
+    await request(app).post('/mw').expect(400);
+    await request(app).post('/mw').set(KEY, 'k').expect(200);
+    expect([runs.of('all'), runs.of('use')]).to.deep.equal([1, 1]);
   });
 
   it('matches verbs case-insensitively', async () => {
@@ -144,15 +156,16 @@ describe('idempotency guard: group coverage', () => {
       // Rewritten inside the route, after routing chose it: the guard still runs.
       group.post('/inside', override, counting(runs, 'inside'));
       app.post('/declared', override, requiredIdempotentKey(), counting(runs, 'declared'));
-      app.use(group);
-      // Rewritten before routing: the request is a GET now and never reaches the POST handler.
+      app.use('/i', group);
+      // Rewritten before the group's guard: the request is a GET now and never reaches the POST
+      // handler.
       const early = Router();
-      requiredIdempotentKey(early);
       early.use(override);
+      requiredIdempotentKey(early);
       early.post('/early', counting(runs, 'early'));
       app.use('/g', early);
     });
-    for (const path of ['/inside', '/declared']) {
+    for (const path of ['/i/inside', '/declared']) {
       await request(app).post(path).set('X-HTTP-Method-Override', 'GET').expect(400);
       await request(app).post(path).set('X-HTTP-Method-Override', 'GET').set(KEY, 'k').expect(201);
       await request(app).post(path).set('X-HTTP-Method-Override', 'GET').set(KEY, 'k').expect(409);
@@ -236,8 +249,8 @@ describe('idempotency guard: group coverage', () => {
       (app, runs) => {
         const group = Router();
         requiredIdempotentKey(group);
-        group.post('/g', counting(runs, 'g'));
-        app.use(group);
+        group.post('/', counting(runs, 'g'));
+        app.use('/g', group);
         app.post('/d', requiredIdempotentKey(), counting(runs, 'd'));
       },
       (o) => (o.idempotencyHeaderKey = 'Idempotency-Key'),
@@ -250,27 +263,32 @@ describe('idempotency guard: group coverage', () => {
   });
 });
 
-describe('idempotency guard: wiring mistakes found at start', () => {
-  it('refuses requiredIdempotentKey() mounted with use(), where no verb is declared', async () => {
+describe('idempotency guard: wiring mistakes', () => {
+  it('answers 500 from requiredIdempotentKey() mounted with use(), where no verb is declared', async () => {
     const app = express();
+    app.set('env', 'test');
     addIdempotentKey(app, (o) => (o.logger = silentLogger));
     app.use(requiredIdempotentKey());
-    const error = await prepareApp(app).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).to.be.instanceOf(IdempotencyConfigError);
-    expect((error as IdempotencyConfigError).code).to.equal('idempotency_guard_misplaced');
+    const codes: unknown[] = [];
+    app.use((error: { code?: string }, _req: Request, res: Response, _next: NextFunction) => {
+      codes.push(error.code);
+      res.sendStatus(500);
+    });
+    await request(app).post('/x').set(KEY, 'k').expect(500);
+    expect(codes).to.deep.equal(['idempotency_guard_misplaced']);
   });
 
-  it('refuses guarded routes when no guard is registered', async () => {
+  it('answers 500 from a guarded route when no guard is registered', async () => {
     const app = express();
     app.post('/x', requiredIdempotentKey(), (_req, res) => void res.sendStatus(201));
-    const error = await prepareApp(app).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect((error as IdempotencyConfigError).code).to.equal('idempotency_not_registered');
+    const codes: unknown[] = [];
+    app.use((error: { code?: string }, _req: Request, res: Response, _next: NextFunction) => {
+      codes.push(error.code);
+      res.sendStatus(500);
+    });
+    expect(await prepareApp(app)).to.equal(undefined);
+    await request(app).post('/x').set(KEY, 'k').expect(500);
+    expect(codes).to.deep.equal(['idempotency_not_started']);
   });
 
   it('guards a route of an app that was never prepared: it prepares on its first request', async () => {
@@ -280,12 +298,5 @@ describe('idempotency guard: wiring mistakes found at start', () => {
     await request(app).post('/x').expect(400);
     await request(app).post('/x').set(KEY, 'k').expect(201);
     await request(app).post('/x').set(KEY, 'k').expect(409);
-  });
-
-  it('answers 500 from a guarded route whose app registered no guard', async () => {
-    const app = express();
-    app.set('env', 'test');
-    app.post('/x', requiredIdempotentKey(), (_req, res) => void res.sendStatus(201));
-    await request(app).post('/x').set(KEY, 'k').expect(500);
   });
 });

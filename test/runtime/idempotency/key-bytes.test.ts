@@ -10,7 +10,7 @@ import {
   type IdempotencyOptions,
   type IdempotentKeyInfo,
 } from '@slicekit/runtime/idempotency';
-import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
+import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
 import { recordingLogger } from './support/app.js';
 
 const KEY = 'X-Idempotency-Key';

@@ -15,8 +15,8 @@ import {
   type IdempotentKeyInfo,
   type StoreTimings,
 } from '@slicekit/runtime/idempotency';
-import { compileKeyPattern } from '../../../runtime/src/idempotency/pattern.js';
-import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
+import { compileKeyPattern } from '@slicekit/runtime/internal';
+import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
 import { counting, guardedApp } from './support/app.js';
 
 async function ordersApp(configure?: Parameters<typeof guardedApp>[1]) {

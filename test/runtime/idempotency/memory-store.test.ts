@@ -18,7 +18,7 @@ import {
   type StoreTimings,
 } from '@slicekit/runtime/idempotency';
 import { describeStoreConformance, conformanceKeyInfo } from '@slicekit/runtime/testing';
-import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
+import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -149,13 +149,13 @@ describe('memory idempotency store', () => {
   it('does not keep the process alive with its expiry timer', async () => {
     const { spawnSync } = await import('node:child_process');
     const script = `
-      import { MemoryIdempotencyStore } from './runtime/src/idempotency/stores/memory.ts';
+      import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
       const store = new MemoryIdempotencyStore({ expirationMs: 3_600_000, inFlightReservationTimeoutMs: 60_000, cachePrefix: 'p' });
       await store.isKeyProcessed({ idempotentKey: 'k', endpoint: '/X', method: 'POST', scope: '', compositeKey: ':POST:/X:k', safeKey: 'k' });
     `;
     const child = spawnSync(
       process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', script],
+      ['--import', 'tsx', '--conditions=slicekit-source', '--input-type=module', '-e', script],
       {
         timeout: 20_000,
         encoding: 'utf8',

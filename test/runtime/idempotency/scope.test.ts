@@ -13,7 +13,7 @@ import {
   type IdempotentKeyInfo,
   type StoreTimings,
 } from '@slicekit/runtime/idempotency';
-import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
+import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
 import { counting, guardedApp } from './support/app.js';
 
 const KEY = 'X-Idempotency-Key';

@@ -14,7 +14,7 @@ import {
   startApp,
   type StoreTimings,
 } from '@slicekit/runtime/idempotency';
-import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
+import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
 import { recordingLogger } from './support/app.js';
 
 class OwnStore extends MemoryIdempotencyStore {

@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { registerSqliteFunctions } from '@slicekit/runtime/list-query';
-import { sqlite } from '../../../runtime/src/sql/dialects/sqlite.js';
+import { dialects } from '@slicekit/runtime/internal';
 
 describe('SQLite case-insensitive match of an ASCII pattern', () => {
   it('finds the very rows the Unicode match finds', () => {
@@ -48,7 +48,7 @@ describe('SQLite case-insensitive match of an ASCII pattern', () => {
         pick(['a', 'b', 'k', 'K', 'i', 'I', 's', ' ', '!_']),
       ).join('');
       for (const pattern of [`%${text}%`, `${text}%`, `%${text}`]) {
-        const fast = sqlite.likeCi('x', pattern);
+        const fast = dialects.sqlite.likeCi('x', pattern);
         expect(count(fast.sql, fast.bindings), pattern).to.equal(count(unicode, [pattern]));
         expect(count(`NOT (${fast.sql})`, fast.bindings), pattern).to.equal(
           count(`NOT (${unicode})`, [pattern]),

@@ -1,7 +1,7 @@
 // Which database a Knex instance talks to: one answer for every area, one error for the rest.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { sqlFamily, UnsupportedDatabaseError } from '../../../runtime/src/sql/dialects/index.js';
+import { sqlFamily, UnsupportedDatabaseError } from '@slicekit/runtime/internal';
 import { allDialects, useDatabase } from '../../support/services.js';
 
 const fake = (dialect: string, driverName: string) =>

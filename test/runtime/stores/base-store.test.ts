@@ -3,18 +3,14 @@
 // conformance.test.ts, round-trips.test.ts and outage.test.ts.
 import { expect } from 'chai';
 import { conformanceKeyInfo, runStoreConformance } from '@slicekit/runtime/testing';
-import {
-  IN_FLIGHT_STATUS,
-  storageKey,
-  type StoreTimings,
-} from '../../../runtime/src/idempotency/store.js';
-import { BaseIdempotencyStore } from '../../../runtime/src/idempotency/stores/base-store.js';
+import { IN_FLIGHT_STATUS, storageKey, type StoreTimings } from '@slicekit/runtime/idempotency';
+import { BaseIdempotencyStore } from '@slicekit/runtime/internal';
 import {
   RecordState,
   recordState,
   type NewRecord,
   type StoredRecord,
-} from '../../../runtime/src/idempotency/stores/record.js';
+} from '@slicekit/runtime/internal';
 
 const timings: StoreTimings = {
   expirationMs: 60_000,

@@ -10,7 +10,7 @@ import {
   type IdempotentKeyInfo,
   type KeyCheckResult,
   type StoreTimings,
-} from '../../../runtime/src/idempotency/store.js';
+} from '@slicekit/runtime/idempotency';
 
 interface Flaws {
   /** Reads, yields, then writes: two callers can both see the key absent. */

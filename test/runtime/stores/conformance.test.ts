@@ -2,10 +2,10 @@
 import knexFactory, { type Knex } from 'knex';
 import { knexConfig } from '@slicekit/runtime/database';
 import { describeStoreConformance } from '@slicekit/runtime/testing';
-import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
-import { idempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/knex.js';
-import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
-import { RedisIdempotencyStore } from '../../../runtime/src/idempotency/stores/redis-store.js';
+import { KnexIdempotencyStore } from '@slicekit/runtime/internal';
+import { idempotencyKeysMigration } from '@slicekit/runtime/idempotency/knex';
+import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
+import { RedisIdempotencyStore } from '@slicekit/runtime/internal';
 import { useDatabase, useRedis, type DatabaseHandle } from '../../support/services.js';
 
 /**

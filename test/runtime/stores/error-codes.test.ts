@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { IdempotencyStoreErrorCode } from '../../../runtime/src/idempotency/stores/store-errors.js';
+import { IdempotencyStoreErrorCode } from '@slicekit/runtime/idempotency/knex';
 
 describe('idempotency store error codes', () => {
   it('documents every code in docs/stores.md', () => {

@@ -14,10 +14,10 @@ import {
   type IdempotencyOptions,
   type IdempotentConflictHandling,
 } from '@slicekit/runtime/idempotency';
-import { MemoryIdempotencyStore } from '../../../runtime/src/idempotency/stores/memory.js';
-import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
-import { idempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/knex.js';
-import { RedisIdempotencyStore } from '../../../runtime/src/idempotency/stores/redis-store.js';
+import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
+import { KnexIdempotencyStore } from '@slicekit/runtime/internal';
+import { idempotencyKeysMigration } from '@slicekit/runtime/idempotency/knex';
+import { RedisIdempotencyStore } from '@slicekit/runtime/internal';
 import { useDatabase, useRedis } from '../../support/services.js';
 
 const KEY = 'X-Idempotency-Key';

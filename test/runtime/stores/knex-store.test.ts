@@ -3,11 +3,11 @@
 import { expect } from 'chai';
 import express from 'express';
 import { conformanceKeyInfo } from '@slicekit/runtime/testing';
-import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
+import { KnexIdempotencyStore } from '@slicekit/runtime/internal';
 import {
   addIdempotencyWithKnexStore,
   idempotencyKeysMigration,
-} from '../../../runtime/src/idempotency/stores/knex.js';
+} from '@slicekit/runtime/idempotency/knex';
 import { useDatabase } from '../../support/services.js';
 
 const timings = { expirationMs: 60_000, inFlightReservationTimeoutMs: 30_000, cachePrefix: 'k' };

@@ -2,12 +2,8 @@
 // and rejects within the operation timeout while it does not, then recovers by itself.
 import { expect } from 'chai';
 import express from 'express';
-import {
-  closeIdempotency,
-  prepareApp,
-  silentLogger,
-} from '../../../runtime/src/idempotency/index.js';
-import { addIdempotencyWithRedisStore } from '../../../runtime/src/idempotency/stores/redis.js';
+import { closeIdempotency, prepareApp, silentLogger } from '@slicekit/runtime/idempotency';
+import { addIdempotencyWithRedisStore } from '@slicekit/runtime/idempotency/redis';
 import { useRedis } from '../../support/services.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 

@@ -4,11 +4,11 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { conformanceKeyInfo } from '@slicekit/runtime/testing';
-import type { StoreTimings } from '../../../runtime/src/idempotency/store.js';
-import { createIdempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/migration.js';
-import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
-import type { RelationalIdempotencyStore } from '../../../runtime/src/idempotency/stores/relational-store.js';
-import type { RelationalStoreSettings } from '../../../runtime/src/idempotency/stores/store-settings.js';
+import type { StoreTimings } from '@slicekit/runtime/idempotency';
+import { createIdempotencyKeysMigration } from '@slicekit/runtime/idempotency/knex';
+import { KnexIdempotencyStore } from '@slicekit/runtime/internal';
+import type { RelationalIdempotencyStore } from '@slicekit/runtime/internal';
+import type { RelationalStoreSettings } from '@slicekit/runtime/internal';
 import { useDatabase } from '../../support/services.js';
 
 const longTimings = {

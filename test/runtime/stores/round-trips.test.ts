@@ -6,10 +6,10 @@ import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import { knexConfig } from '@slicekit/runtime/database';
 import { conformanceKeyInfo } from '@slicekit/runtime/testing';
-import type { IdempotencyKeyStore, StoreTimings } from '../../../runtime/src/idempotency/store.js';
-import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
-import { idempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/knex.js';
-import { RedisIdempotencyStore } from '../../../runtime/src/idempotency/stores/redis-store.js';
+import type { IdempotencyKeyStore, StoreTimings } from '@slicekit/runtime/idempotency';
+import { KnexIdempotencyStore } from '@slicekit/runtime/internal';
+import { idempotencyKeysMigration } from '@slicekit/runtime/idempotency/knex';
+import { RedisIdempotencyStore } from '@slicekit/runtime/internal';
 import { useDatabase, useRedis } from '../../support/services.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 

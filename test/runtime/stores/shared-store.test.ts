@@ -2,7 +2,7 @@
 // processes, a crashed holder's key is retried after the in-flight timeout, and a silent store
 // fails requests with 500 quickly, then serves again, without restarting the process.
 import { expect } from 'chai';
-import { createIdempotencyKeysMigration } from '../../../runtime/src/idempotency/stores/migration.js';
+import { createIdempotencyKeysMigration } from '@slicekit/runtime/idempotency/knex';
 import {
   useDatabase,
   useRedis,

@@ -5,15 +5,15 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { conformanceKeyInfo } from '@slicekit/runtime/testing';
-import { storageKey } from '../../../runtime/src/idempotency/store.js';
+import { storageKey } from '@slicekit/runtime/idempotency';
 import {
   createIdempotencyKeysMigration,
   createIdempotencyKeysUpgradeMigration,
   type IdempotencyKeysMigration,
-} from '../../../runtime/src/idempotency/stores/migration.js';
-import { KnexIdempotencyStore } from '../../../runtime/src/idempotency/stores/knex-store.js';
-import type { RelationalIdempotencyStore } from '../../../runtime/src/idempotency/stores/relational-store.js';
-import type { RelationalStoreSettings } from '../../../runtime/src/idempotency/stores/store-settings.js';
+} from '@slicekit/runtime/idempotency/knex';
+import { KnexIdempotencyStore } from '@slicekit/runtime/internal';
+import type { RelationalIdempotencyStore } from '@slicekit/runtime/internal';
+import type { RelationalStoreSettings } from '@slicekit/runtime/internal';
 import { useDatabase } from '../../support/services.js';
 
 /** The DDL `createIdempotencyKeysMigration` ran before the fingerprint and headers columns. */

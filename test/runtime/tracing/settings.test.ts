@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { ConfigError } from '@slicekit/runtime/config';
 import { tracingSettings } from '@slicekit/runtime/tracing';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
-import { rowFreeExporter } from '../../../runtime/src/tracing/row-free-exporter.js';
+import { rowFreeExporter } from '@slicekit/runtime/internal';
 
 const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
 

@@ -15,6 +15,8 @@ import {
   marks,
   throwawayOnServer,
   watchQueries,
+  connectionUsable,
+  dropConnection,
   withDatabaseName,
 } from './shared.js';
 
@@ -161,6 +163,7 @@ export const mysql: Dialect = {
     pool: {
       ...pool,
       afterCreate: mysql.boundConnection({ queryTimeoutMs: limits.statementTimeoutMs }),
+      validate: connectionUsable,
     },
   }),
   // Every query gets mysql2's `timeout` (unless it has one), answered with
@@ -173,8 +176,10 @@ export const mysql: Dialect = {
         client,
         (error) => {
           if ((error as { code?: unknown }).code !== 'PROTOCOL_SEQUENCE_TIMEOUT') return;
-          client.destroy();
-          client.stream?.destroy?.();
+          dropConnection(client, () => {
+            client.destroy();
+            client.stream?.destroy?.();
+          });
         },
         (sql) => {
           if (timeout === undefined) return sql;

@@ -13,6 +13,8 @@ import {
   quoteDouble,
   throwawayOnServer,
   watchQueries,
+  connectionUsable,
+  dropConnection,
   withDatabaseName,
   databaseNameOf,
 } from './shared.js';
@@ -128,7 +130,7 @@ export const postgres: Dialect = {
       keepAliveInitialDelayMillis: limits.keepAliveMs,
     } satisfies Knex.PgConnectionConfig,
     // Drops a connection whose query timed out: its late answer would confuse the next query.
-    pool: { ...pool, afterCreate: postgres.boundConnection({}) },
+    pool: { ...pool, afterCreate: postgres.boundConnection({}), validate: connectionUsable },
   }),
   // node-postgres' `query_timeout` (set in the connection settings) answers `Query read timeout`;
   // that connection is closed, since its answer may still arrive and be read as the next query's.
@@ -137,7 +139,7 @@ export const postgres: Dialect = {
       const client = connection as PostgresClient;
       watchQueries(client, (error) => {
         if ((error as { message?: unknown }).message !== 'Query read timeout') return;
-        client.connection?.stream?.destroy?.();
+        dropConnection(client, () => client.connection?.stream?.destroy?.());
       });
     }),
   unboundedStatements(config) {

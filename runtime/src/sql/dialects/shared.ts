@@ -128,6 +128,23 @@ export function watchQueries(
   };
 }
 
+/** Connections closed after a query timed out, which the pool must not hand out again. */
+const dropped = new WeakSet<object>();
+
+/** Closes `connection` for good: `close` ends its socket, and the pool will not reuse it. */
+export function dropConnection(connection: object, close: () => void): void {
+  dropped.add(connection);
+  close();
+}
+
+/**
+ * A Knex `pool.validate` hook: false for a connection dropped after a query timed out, so the pool
+ * opens a fresh one rather than handing that one to the next query (node-postgres, for one, only
+ * notices a closed socket when it next writes to it).
+ */
+export const connectionUsable = (connection: unknown): boolean =>
+  !dropped.has(connection as object);
+
 /** A `pool.afterCreate` hook running `setUp` on each new connection, reporting what it throws. */
 export function afterCreate(setUp: (connection: unknown) => void) {
   return function afterCreate(
