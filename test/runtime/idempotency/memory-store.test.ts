@@ -146,7 +146,9 @@ describe('memory idempotency store', () => {
     await store.close();
   });
 
-  it('does not keep the process alive with its expiry timer', async () => {
+  it('does not keep the process alive with its expiry timer', async function () {
+    // A fresh process compiles the runtime's source first: slow on a busy machine.
+    this.timeout(90_000);
     const { spawnSync } = await import('node:child_process');
     const script = `
       import { MemoryIdempotencyStore } from '@slicekit/runtime/internal';
@@ -157,7 +159,7 @@ describe('memory idempotency store', () => {
       process.execPath,
       ['--import', 'tsx', '--conditions=slicekit-source', '--input-type=module', '-e', script],
       {
-        timeout: 20_000,
+        timeout: 80_000,
         encoding: 'utf8',
       },
     );

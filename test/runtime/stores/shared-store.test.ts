@@ -63,7 +63,7 @@ for (const kind of ['postgres', 'mysql', 'redis'] as Kind[]) {
         SIDE_DB_URL: side.url,
         CACHE_PREFIX: redis ? `${redis.prefix}shared` : 'shared',
         IN_FLIGHT_MS: '30000',
-        OPERATION_TIMEOUT_MS: '2000',
+        OPERATION_TIMEOUT_MS: '10000',
       };
       const started = await Promise.all([
         startAppProcess(base),
