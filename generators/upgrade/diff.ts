@@ -19,7 +19,15 @@ export type SchemaChange =
   | { kind: 'addForeign'; foreignKey: ForeignKey }
   | { kind: 'dropForeign'; foreignKey: ForeignKey }
   | { kind: 'addJoinTable'; joinTable: JoinTable }
-  | { kind: 'dropJoinTable'; joinTable: JoinTable };
+  | { kind: 'dropJoinTable'; joinTable: JoinTable }
+  | { kind: 'addSearch'; search: SearchIndex }
+  | { kind: 'dropSearch'; search: SearchIndex };
+
+/** A table's search index: its searched text columns (`searchIndexMigration`). */
+export interface SearchIndex {
+  table: string;
+  columns: string[];
+}
 
 /** Data a change may lose (or a migration refuse), and how to proceed. */
 export interface DataRisk {
@@ -267,9 +275,26 @@ export function diffTables(
     if (!oldSequences.has(sequenceName(sequence)))
       sequences.push({ kind: 'addSequence', sequence });
   }
+  // The search index covers the searched columns by name, and on SQLite triggers on the table
+  // keep it (lost when Knex rebuilds the table): it is dropped first and made again last when
+  // its columns change, and when the table's columns or keys change at all.
+  const searchBefore = before.searchColumns ?? [];
+  const searchAfter = after.searchColumns ?? [];
+  const altered =
+    [...unhookKeys, ...unhook, ...renames, ...columns, ...drops, ...relations].length > 0 ||
+    searchBefore.join() !== searchAfter.join();
+  const unsearch: SchemaChange[] =
+    altered && searchBefore.length
+      ? [{ kind: 'dropSearch', search: { table: before.table, columns: searchBefore } }]
+      : [];
+  const search: SchemaChange[] =
+    altered && searchAfter.length
+      ? [{ kind: 'addSearch', search: { table: after.table, columns: searchAfter } }]
+      : [];
   return {
     // A foreign key goes before its column's index: MySQL keeps the index while the key needs it.
     changes: [
+      ...unsearch,
       ...unhookKeys,
       ...unhook,
       ...renames,
@@ -279,6 +304,7 @@ export function diffTables(
       ...dropIndexes,
       ...relations,
       ...sequences,
+      ...search,
     ],
     risks,
   };
