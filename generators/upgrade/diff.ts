@@ -6,6 +6,7 @@ import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
 import type { FullSnapshot, NumberedColumn } from './base.js';
 import { diffJoinTables } from './diff-joins.js';
+import { diffSearch, type SearchIndex } from './diff-search.js';
 
 export type SchemaChange =
   | { kind: 'add'; column: Column; restore?: boolean }
@@ -22,12 +23,6 @@ export type SchemaChange =
   | { kind: 'dropJoinTable'; joinTable: JoinTable }
   | { kind: 'addSearch'; search: SearchIndex }
   | { kind: 'dropSearch'; search: SearchIndex };
-
-/** A table's search index: its searched text columns (`searchIndexMigration`). */
-export interface SearchIndex {
-  table: string;
-  columns: string[];
-}
 
 /** Data a change may lose (or a migration refuse), and how to proceed. */
 export interface DataRisk {
@@ -275,26 +270,12 @@ export function diffTables(
     if (!oldSequences.has(sequenceName(sequence)))
       sequences.push({ kind: 'addSequence', sequence });
   }
-  // The search index covers the searched columns by name, and on SQLite triggers on the table
-  // keep it (lost when Knex rebuilds the table): it is dropped first and made again last when
-  // its columns change, and when the table's columns or keys change at all.
-  const searchBefore = before.searchColumns ?? [];
-  const searchAfter = after.searchColumns ?? [];
-  const altered =
-    [...unhookKeys, ...unhook, ...renames, ...columns, ...drops, ...relations].length > 0 ||
-    searchBefore.join() !== searchAfter.join();
-  const unsearch: SchemaChange[] =
-    altered && searchBefore.length
-      ? [{ kind: 'dropSearch', search: { table: before.table, columns: searchBefore } }]
-      : [];
-  const search: SchemaChange[] =
-    altered && searchAfter.length
-      ? [{ kind: 'addSearch', search: { table: after.table, columns: searchAfter } }]
-      : [];
+  const altered = [...unhookKeys, ...unhook, ...renames, ...columns, ...drops, ...relations];
+  const search = diffSearch(before, after, altered.length > 0);
   return {
     // A foreign key goes before its column's index: MySQL keeps the index while the key needs it.
     changes: [
-      ...unsearch,
+      ...search.drop.map((i): SchemaChange => ({ kind: 'dropSearch', search: i })),
       ...unhookKeys,
       ...unhook,
       ...renames,
@@ -304,7 +285,7 @@ export function diffTables(
       ...dropIndexes,
       ...relations,
       ...sequences,
-      ...search,
+      ...search.add.map((i): SchemaChange => ({ kind: 'addSearch', search: i })),
     ],
     risks,
   };
