@@ -73,7 +73,8 @@ export async function generateProduct(): Promise<Generated> {
 
 /** SQL computing a Product row from the row number `n`. */
 function rowSql(d: Dialect): string {
-  const cat = (...p: string[]) => (d === 'mysql' ? `CONCAT(${p.join(', ')})` : p.join(' || '));
+  const cat = (...p: string[]) =>
+    d === 'mysql' ? `CONCAT(${p.join(', ')})` : p.map((x) => `(${x})`).join(' || ');
   const id =
     d === 'postgres'
       ? `md5(n::text)::uuid`
