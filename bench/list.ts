@@ -19,6 +19,7 @@ import {
   runListQuery,
 } from '../runtime/src/list-query/index.js'; // from source: `npm run bench:list` passes no export condition
 import { engineQuery, ensureRelationTables, handWrittenQuery, ORDERS } from './list-relations.js';
+import { benchLimits, type LimitResult } from './list-limits.js';
 
 type Dialect = 'postgres' | 'mysql' | 'sqlite';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -27,6 +28,13 @@ const DATABASES = (process.env.BENCH_DATABASES ?? 'postgres,mysql,sqlite').split
 const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 const DB_NAME = 'slicekit_bench_list';
+// BENCH_LIMITS=0 leaves out the engine-against-the-limit shapes (bench/list-limits.ts).
+const LIMITS = process.env.BENCH_LIMITS !== '0';
+const limitRows: {
+  dialect: Dialect;
+  results: LimitResult[];
+  write: { indexed: number; plain: number };
+}[] = [];
 // BENCH_RELATIONS=0 leaves the relations scenario out (its tables take a while to generate).
 const RELATIONS = process.env.BENCH_RELATIONS !== '0';
 const CACHE = join(process.cwd(), '.bench-cache');
@@ -302,7 +310,8 @@ async function benchDialect(dialect: Dialect): Promise<Result[]> {
   try {
     await ensureTable(knex, dialect);
     const results: Result[] = [];
-    for (const q of queries) {
+    // BENCH_QUERIES=0 leaves these three out (the shapes against the limit still run).
+    for (const q of process.env.BENCH_QUERIES === '0' ? [] : queries) {
       const parsed = parseListQuery(resource, q.query);
       const engine = () => runListQuery(knex, resource, parsed);
       const uncounted = () => runListQuery(knex, resource, parsed, { count: 'none' });
@@ -347,6 +356,8 @@ async function benchDialect(dialect: Dialect): Promise<Result[]> {
       });
     }
     if (RELATIONS) results.push(await benchRelations(knex, dialect));
+    if (LIMITS)
+      limitRows.push({ dialect, ...(await benchLimits(knex, dialect, ROWS, ITERATIONS)) });
     return results;
   } finally {
     await knex.destroy();
@@ -431,4 +442,30 @@ for (const r of all) {
 console.log(
   '\ncount cost = engine - no count; window count = the hand-written page counted with COUNT(*) OVER ()\n',
 );
-console.log(JSON.stringify({ ...summary, ...relationsSummary }));
+const limits: Record<string, number | null> = {};
+if (limitRows.length) {
+  console.log(
+    `the generated Product table (${ROWS} rows, 10 owners), engine as generated (exact count) against the limit (ms)\n`,
+  );
+  console.log(
+    `${pad('database', 10)}${pad('shape', 16)}${pad('engine', 10)}${pad('limit', 10)}ratio`,
+  );
+  for (const { dialect, results, write } of limitRows) {
+    for (const r of results) {
+      limits[`${dialect}_${r.key}_vs_limit`] = Number((r.engine / r.limit).toFixed(3));
+      console.log(
+        `${pad(dialect, 10)}${pad(r.key, 16)}${pad(r.engine.toFixed(2), 10)}${pad(r.limit.toFixed(2), 10)}${(r.engine / r.limit).toFixed(3)}`,
+      );
+    }
+    // The relations page's limit is its hand-written queries on the same tables and indexes.
+    const rel = relationsSummary[`${dialect}_relations_engine_vs_handwritten`];
+    if (rel !== undefined) limits[`${dialect}_relations_page_vs_limit`] = rel;
+    console.log(
+      `${pad(dialect, 10)}write cost: ${write.indexed.toFixed(0)} rows/s with the search index, ${write.plain.toFixed(0)} without (${(write.plain / write.indexed).toFixed(2)}x)`,
+    );
+    limits[`${dialect}_insert_rows_per_s_search_index`] = Math.round(write.indexed);
+    limits[`${dialect}_insert_rows_per_s_plain`] = Math.round(write.plain);
+  }
+  console.log('');
+}
+console.log(JSON.stringify({ ...summary, ...relationsSummary, ...limits }));

@@ -126,6 +126,14 @@ export function valueProblem(
   return fieldKinds[field.type].problem(value, field);
 }
 
+/** The list indexes a spec field asks for, as model keys. */
+export function listIndexes(spec: Pick<FieldSpec, 'sortable' | 'filterable'>) {
+  return {
+    ...(spec.sortable ? { sortable: true } : {}),
+    ...(spec.filterable ? { filterable: true } : {}),
+  };
+}
+
 /** A spec field as a stored field. */
 export function fieldModel(name: string, spec: FieldSpec): FieldModel {
   const hasDefault = spec.default !== undefined;
@@ -141,6 +149,7 @@ export function fieldModel(name: string, spec: FieldSpec): FieldModel {
     ...withKindDefaults(spec),
     ...(spec.description ? { description: spec.description } : {}),
     ...(spec.unique ? { unique: true } : {}),
+    ...listIndexes(spec),
     ...(spec.examples ? { examples: spec.examples } : {}),
   };
 }

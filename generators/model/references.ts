@@ -99,6 +99,8 @@ export function referenceField(
     hasDefault: false,
     ...(spec.description ? { description: spec.description } : {}),
     ...(spec.unique ? { unique: true } : {}),
+    ...(spec.sortable ? { sortable: true } : {}),
+    ...(spec.filterable ? { filterable: true } : {}),
     reference: {
       name: nameForms(name),
       entity: spec.entity ?? '',

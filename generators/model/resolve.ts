@@ -22,6 +22,7 @@ import { resolveSequence } from './sequences.js';
 import { structuralProblems, withoutStructuralProblems } from './structure.js';
 import { resolveDto } from './dto.js';
 import { resolveEvents } from './events.js';
+import { listIndexProblems } from './indexes.js';
 import type { EntityModel, EntitySpec, FieldModel } from './types.js';
 
 function resolveFields(
@@ -206,6 +207,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   });
   const rules = resolveRules(scope, spec.rules ?? []);
   const dto = resolveDto(spec, stored, problems);
+  problems.push(...listIndexProblems(declared, dto));
   const events = resolveEvents(spec, stored, problems);
   const referenceData = resolveReferenceData(spec.referenceData, owned, own, problems);
   (spec.idempotent ?? []).forEach((op, i) => {
@@ -232,6 +234,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     audited,
     owned,
     validate: spec.validate ?? true,
+    searchIndex: spec.searchIndex ?? true,
     ...(spec.description ? { description: spec.description } : {}),
     fields: stored,
     links,

@@ -120,6 +120,7 @@ export const entitySpecSchema = {
     audited: { type: 'boolean', fix: 'use true or false' },
     owned: { type: 'boolean', fix: 'use true or false' },
     validate: { type: 'boolean', fix: 'use true or false' },
+    searchIndex: { type: 'boolean', fix: 'use true or false' },
     description: { type: 'string' },
     fields: {
       type: 'object',
@@ -150,6 +151,14 @@ export const entitySpecSchema = {
           unique: {
             type: 'boolean',
             fix: 'use true for a field no two rows may share, or leave it out',
+          },
+          sortable: {
+            type: 'boolean',
+            fix: 'use true for a field lists order by, or leave it out',
+          },
+          filterable: {
+            type: 'boolean',
+            fix: 'use true for a field lists filter by, or leave it out',
           },
           entity: { ...pascal, fix: 'name the referenced entity in PascalCase, e.g. Customer' },
           onDelete: { enum: ON_DELETE, fix: `use ${ON_DELETE.join(', ')}` },

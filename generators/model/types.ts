@@ -53,6 +53,10 @@ export interface FieldSpec extends Constraints {
   renamedFrom?: string;
   /** No two rows may hold the same value: a unique index, and 409 for a duplicate. */
   unique?: boolean;
+  /** Lists order by it (`orderBy`): an index on the column and the id, the tie-breaker. */
+  sortable?: boolean;
+  /** Lists filter by it (`filter=<field>:...`): an index on the column. */
+  filterable?: boolean;
   /** Numbered on create from a sequence (string or integer fields). */
   sequence?: SequenceSpec;
   /** A `reference`'s entity: the PascalCase name of another entity of the app. */
@@ -160,6 +164,8 @@ export interface EntitySpec {
   owned?: boolean;
   /** @default true */
   validate?: boolean;
+  /** A search index over the text columns the list's `search` matches. @default true */
+  searchIndex?: boolean;
   description?: string;
   fields: Record<string, FieldSpec>;
   /** @default every field without a default */
@@ -201,6 +207,10 @@ export interface FieldModel extends Constraints {
   examples?: unknown[];
   /** No two rows may hold the same value (a unique index; a duplicate is 409). */
   unique?: boolean;
+  /** Lists order by it: an index on (column, id). */
+  sortable?: boolean;
+  /** Lists filter by it: an index on the column. */
+  filterable?: boolean;
   /** For a `reference` field: what it refers to (the field is `customerId` for `customer`). */
   reference?: ReferenceModel;
   /** The sequence numbering it on create, every default resolved. */
@@ -296,6 +306,8 @@ export interface EntityModel {
   audited: boolean;
   owned: boolean;
   validate: boolean;
+  /** Whether the migration gives the searched text columns a search index. */
+  searchIndex: boolean;
   description?: string;
   /** Every stored field, in table order: id, the spec's fields, ownedBy, then the audit fields. */
   fields: FieldModel[];

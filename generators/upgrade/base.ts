@@ -29,6 +29,8 @@ export interface TableSnapshot {
   foreignKeys?: ForeignKey[];
   /** The join tables of the entity's many-to-manys (absent as `foreignKeys` may be). */
   joinTables?: JoinTable[];
+  /** The columns of the search index (absent in a schema.json from before search indexes). */
+  searchColumns?: string[];
 }
 
 /** A snapshot whose relations are known. */
@@ -67,6 +69,7 @@ export function tableSnapshot(model: EntityModel): FullSnapshot {
     indexes: view.indexes,
     foreignKeys: view.foreignKeys,
     joinTables: view.joinTables,
+    searchColumns: view.searchColumns,
     sequences: model.fields
       .filter((f) => f.sequence)
       .map((f) => ({

@@ -6,6 +6,7 @@ import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
 import type { FullSnapshot, NumberedColumn } from './base.js';
 import { diffJoinTables } from './diff-joins.js';
+import { diffSearch, type SearchIndex } from './diff-search.js';
 
 export type SchemaChange =
   | { kind: 'add'; column: Column; restore?: boolean }
@@ -19,7 +20,9 @@ export type SchemaChange =
   | { kind: 'addForeign'; foreignKey: ForeignKey }
   | { kind: 'dropForeign'; foreignKey: ForeignKey }
   | { kind: 'addJoinTable'; joinTable: JoinTable }
-  | { kind: 'dropJoinTable'; joinTable: JoinTable };
+  | { kind: 'dropJoinTable'; joinTable: JoinTable }
+  | { kind: 'addSearch'; search: SearchIndex }
+  | { kind: 'dropSearch'; search: SearchIndex };
 
 /** Data a change may lose (or a migration refuse), and how to proceed. */
 export interface DataRisk {
@@ -267,9 +270,12 @@ export function diffTables(
     if (!oldSequences.has(sequenceName(sequence)))
       sequences.push({ kind: 'addSequence', sequence });
   }
+  const altered = [...unhookKeys, ...unhook, ...renames, ...columns, ...drops, ...relations];
+  const search = diffSearch(before, after, altered.length > 0);
   return {
     // A foreign key goes before its column's index: MySQL keeps the index while the key needs it.
     changes: [
+      ...search.drop.map((i): SchemaChange => ({ kind: 'dropSearch', search: i })),
       ...unhookKeys,
       ...unhook,
       ...renames,
@@ -279,6 +285,7 @@ export function diffTables(
       ...dropIndexes,
       ...relations,
       ...sequences,
+      ...search.add.map((i): SchemaChange => ({ kind: 'addSearch', search: i })),
     ],
     risks,
   };

@@ -59,6 +59,10 @@ export function summarize(changes: readonly SchemaChange[]): string[] {
         return `+ join table ${c.joinTable.table}`;
       case 'dropJoinTable':
         return `- join table ${c.joinTable.table}`;
+      case 'addSearch':
+        return `+ search index (${c.search.columns.join(', ')})`;
+      case 'dropSearch':
+        return `- search index (${c.search.columns.join(', ')})`;
     }
   });
 }
@@ -111,6 +115,7 @@ export function alterMigrationView(
     folder: model.folder,
     summary: summarize(changes),
     sequenceImports: imports.join(', '),
+    searchImport: all.some((s) => 'searchIndex' in s),
     upPostgres: onPostgres(steps.up),
     downPostgres: onPostgres(steps.down),
     up: steps.up.map(stepView),

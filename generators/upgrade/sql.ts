@@ -64,8 +64,9 @@ export const checkSql = (values: readonly string[]) =>
 function builders(
   knex: Knex,
   step: Step,
-  schema: Dialect['schema'],
+  dialect: Dialect,
 ): (Knex.SchemaBuilder | Knex.Raw | Knex.QueryBuilder | string)[] {
+  const { schema } = dialect;
   if ('alterTable' in step) {
     const { table, lines } = step.alterTable;
     return [knex.schema.alterTable(table, (t) => lines.forEach((l) => applyLine(t, l)))];
@@ -128,6 +129,13 @@ function builders(
       `-- sequence ${String(step.sequence.options['name'])} ${verb} (@slicekit/runtime/sequences)`,
     ];
   }
+  if ('searchIndex' in step) {
+    const { table, columns, up } = step.searchIndex;
+    if (!dialect.searchIndex.supported) return [];
+    return [
+      `-- search index ${dialect.searchIndex.name(table)} ${up ? `created over (${columns.join(', ')})` : 'dropped'} (@slicekit/runtime/database searchIndexMigration)`,
+    ];
+  }
   if ('number' in step) {
     return [
       `-- each row of ${step.number.table} without ${step.number.column} numbered by its sequence`,
@@ -185,7 +193,7 @@ async function statementsRun(
     };
     knex.on('query', record);
     for (const step of steps) {
-      for (const b of builders(knex, step, dialect.schema)) {
+      for (const b of builders(knex, step, dialect)) {
         if (typeof b === 'string') out.push(b);
         else await b;
       }
@@ -212,7 +220,7 @@ export async function statements(
   if (dialect.schema.readsTableToAlter) return statementsRun(steps, before, dialect);
   const knex = (await knexFactory())({ client: dialect.client });
   try {
-    return steps.flatMap((step) => builders(knex, step, dialect.schema).flatMap(text));
+    return steps.flatMap((step) => builders(knex, step, dialect).flatMap(text));
   } finally {
     await knex.destroy();
   }

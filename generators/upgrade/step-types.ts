@@ -42,6 +42,8 @@ export type Step =
   /** A many-to-many's join table, made as the create migration makes it. */
   | { createJoinTable: JoinTable }
   | { dropTable: string }
+  /** The table's search index made over `columns` (`up`) or dropped. */
+  | { searchIndex: { table: string; columns: string[]; up: boolean } }
   /** Existing rows numbered by the sequence, oldest first. */
   | {
       number: {

@@ -131,6 +131,10 @@ function inverse(change: SchemaChange): SchemaChange {
       return { kind: 'dropJoinTable', joinTable: change.joinTable };
     case 'dropJoinTable':
       return { kind: 'addJoinTable', joinTable: change.joinTable };
+    case 'addSearch':
+      return { kind: 'dropSearch', search: change.search };
+    case 'dropSearch':
+      return { kind: 'addSearch', search: change.search };
   }
 }
 
@@ -234,6 +238,14 @@ function forward(
       case 'dropJoinTable':
         note(`many-to-many dropped: join table ${change.joinTable.table}`);
         steps.push({ dropTable: change.joinTable.table });
+        break;
+      case 'addSearch':
+        note(`search index: ${change.search.columns.join(', ')}`);
+        steps.push({ searchIndex: { ...change.search, up: true } });
+        break;
+      case 'dropSearch':
+        note(`search index dropped: ${change.search.columns.join(', ')}`);
+        steps.push({ searchIndex: { ...change.search, up: false } });
         break;
     }
   }

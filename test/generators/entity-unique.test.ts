@@ -39,4 +39,44 @@ describe('entity spec: unique fields', () => {
       },
     ]);
   });
+
+  it('refuses sortable and filterable where no list could use the index, naming the field', () => {
+    let error: unknown;
+    try {
+      resolveSpec(
+        {
+          entity: 'Note',
+          fields: {
+            body: { type: 'text', sortable: true },
+            secret: { type: 'string', filterable: true },
+            tags: { type: 'reference', entity: 'Tag', many: true, sortable: true },
+          },
+          dto: { exclude: ['secret'] },
+        },
+        'note.yaml',
+      );
+    } catch (e) {
+      error = e;
+    }
+    expect(error).to.be.instanceOf(EntitySpecError);
+    expect((error as EntitySpecError).problems).to.deep.equal([
+      {
+        path: 'fields.body.sortable',
+        message:
+          'a text column cannot carry an index on every database, so lists cannot order by body from one',
+        fix: 'use type string with a maxLength, or remove sortable',
+      },
+      {
+        path: 'fields.secret.filterable',
+        message: 'secret is not in the DTO, so no list can filter by it',
+        fix: 'keep secret in dto, or remove filterable',
+      },
+      {
+        path: 'fields.tags.sortable',
+        message:
+          "tags is a many-to-many, kept in its join table: the entity's table has no column to index",
+        fix: 'remove sortable',
+      },
+    ]);
+  });
 });

@@ -6,6 +6,7 @@ import type { EntityModel, FieldModel } from '../../model/types.js';
 import type { SliceBase } from './base.js';
 import { foreignKeys, joinTables } from './foreign-keys.js';
 import { sequenceOptions } from './sequences.js';
+import { isSearchedText } from '../../model/indexes.js';
 
 /** A column: `table.<method>('<name>', ...args)`, then its constraints. */
 export interface Column {
@@ -42,10 +43,12 @@ function column(f: FieldModel): Column {
 
 function indexes(model: EntityModel): TableIndex[] {
   const reference = model.referenceData;
+  // The default order of a list: newest first, the id breaking ties (`created_on desc, id desc`);
+  // an owned entity's list reads the caller's rows only, in that order.
+  const order = model.audited ? ['created_on', 'id'] : [];
   return [
-    ...[...(model.audited ? ['created_on'] : []), ...(model.owned ? ['owned_by'] : [])].map(
-      (c): TableIndex => ({ method: 'index', columns: [c] }),
-    ),
+    ...(order.length ? [{ method: 'index', columns: order } as TableIndex] : []),
+    ...(model.owned ? [{ method: 'index', columns: ['owned_by', ...order] } as TableIndex] : []),
     // Reference rows are found by their key, which must identify one row.
     ...(reference
       ? [{ method: 'unique', columns: reference.key.map((f) => f.column) } as TableIndex]
@@ -55,11 +58,25 @@ function indexes(model: EntityModel): TableIndex[] {
     ...model.fields
       .filter((f) => f.sequence || f.unique)
       .map((f): TableIndex => ({ method: 'unique', columns: [f.column] })),
-    // A reference column is looked up to list, check and delete rows by their referenced row.
+    // A reference column is looked up to list, check and delete rows by their referenced row; a
+    // filterable field is looked up by its value; a sortable one is read in order, id breaking
+    // ties as in the list's order.
     ...model.fields
-      .filter((f) => f.reference && !f.unique)
-      .map((f): TableIndex => ({ method: 'index', columns: [f.column] })),
+      .filter((f) => !f.unique && !f.sequence && (f.reference || f.sortable || f.filterable))
+      .map((f): TableIndex => ({
+        method: 'index',
+        columns: f.sortable ? [f.column, 'id'] : [f.column],
+      })),
   ];
+}
+
+/**
+ * The columns of the search index: the text members of the DTO the list's `search` matches (the
+ * runtime's searchIndexMigration makes it: a trigram GIN index on PostgreSQL, an FTS5 trigram
+ * table kept by triggers on SQLite, nothing on MySQL). Empty when the spec opts out.
+ */
+export function searchColumns(model: EntityModel): string[] {
+  return model.searchIndex ? model.dto.filter(isSearchedText).map((f) => f.column) : [];
 }
 
 export function migrationView(model: EntityModel, base: SliceBase, migrationName: string) {
@@ -68,6 +85,7 @@ export function migrationView(model: EntityModel, base: SliceBase, migrationName
     migrationName,
     columns: model.fields.map(column),
     indexes: indexes(model),
+    searchColumns: searchColumns(model),
     sequences: model.fields.filter((f) => f.sequence).map(sequenceOptions),
     foreignKeys: foreignKeys(model),
     joinTables: joinTables(model),

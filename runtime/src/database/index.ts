@@ -6,6 +6,7 @@ export * from './admin.js';
 export { dialectNamed, type Dialect, type DialectName } from '../sql/dialects/index.js';
 export * from './connection.js';
 export * from './knex-config.js';
+export * from './search-index.js';
 export * from './timeouts.js';
 export * from './transaction.js';
 export * from './unavailable.js';

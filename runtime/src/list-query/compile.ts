@@ -215,7 +215,10 @@ export function buildListQueries(
       qb.whereRaw(sql, bindings as Knex.RawBinding[]);
     });
     if (query.search) {
-      const group = searchFragment(d, resource.members, names, query.search, principal);
+      const group = searchFragment(d, resource.members, names, query.search, principal, {
+        table: resource.table,
+        database: knex.client,
+      });
       if (group) qb.whereRaw(group.sql, group.bindings as Knex.RawBinding[]);
     }
   };

@@ -29,6 +29,12 @@ export function hasSearchTargets(members: readonly Member[]): boolean {
   );
 }
 
+/** The base table and the database (Knex client) a search runs on, to find its search index. */
+export interface SearchTable {
+  table: string;
+  database: unknown;
+}
+
 /** The search OR group, or undefined when the DTO has nothing to search. */
 export function searchFragment(
   d: SqlDialect,
@@ -36,6 +42,7 @@ export function searchFragment(
   names: ColumnNamer,
   term: string,
   principal = '',
+  on?: SearchTable,
 ): Fragment | undefined {
   const pattern = `%${escapeLike(term)}%`;
   const clauses: string[] = [];
@@ -55,10 +62,25 @@ export function searchFragment(
     clauses.push(fragment.sql);
     bindings.push(...fragment.bindings);
   };
+  // The base table's own text columns: one group, narrowed by its search index where one serves.
+  const own = members.flatMap((m) =>
+    m.kind === 'scalar' && m.type === 'string' ? [m.column] : [],
+  );
+  if (own.length > 0) {
+    const exact = anyMatches(own.map((c) => names.base(c)));
+    const narrow = on && d.searchIndexed(on.database, on.table, names.base('rowid'), own, term);
+    add(
+      narrow
+        ? {
+            sql: `(${narrow.sql} AND (${exact.sql}))`,
+            bindings: [...narrow.bindings, ...exact.bindings],
+          }
+        : exact,
+    );
+  }
   for (const m of members) {
     switch (m.kind) {
       case 'scalar':
-        if (m.type === 'string') add(anyMatches([names.base(m.column)]));
         break;
       case 'json': {
         const keys = m.members.filter((s) => s.type === 'string').map((s) => s.source);

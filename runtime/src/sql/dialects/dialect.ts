@@ -105,6 +105,19 @@ export interface ListQueryDialect {
     keys: readonly (string | undefined)[],
   ): { from: string; texts: string[] };
   /**
+   * A condition keeping a superset of the rows of `table` where one of `columns` holds `term` (as
+   * `likeCi` matches `%term%`), read from the table's search index (`Dialect.searchIndex`), to
+   * AND with the exact match; undefined when no index serves the term, and the exact match alone
+   * decides. `database` is the Knex client the query runs on, `rowid` the table's row id.
+   */
+  searchIndexed(
+    database: unknown,
+    table: string,
+    rowid: string,
+    columns: readonly string[],
+    term: string,
+  ): { sql: string; bindings: unknown[] } | undefined;
+  /**
    * A connection on which the list query's own SQL functions exist, to run its statements on
    * (release it with `knex.client.releaseConnection`), or undefined when any connection will do.
    */
@@ -192,6 +205,21 @@ export interface Dialect extends ListQueryDialect {
     dropThrowaway(url: string, onServer: ServerConnector): Promise<void>;
     /** Makes what must exist before a connection opens (a SQLite file's folder). */
     prepare(url: string): void;
+  };
+
+  /**
+   * The index serving a list's search (a case-insensitive substring match over text columns),
+   * made and dropped by migrations (`searchIndexMigration`).
+   */
+  readonly searchIndex: {
+    /** Whether the database has one at all. */
+    readonly supported: boolean;
+    /** Its name (and that of what goes with it) for `table`. */
+    name(table: string): string;
+    /** Makes it over `columns` of `table`, over the rows the table holds already. */
+    create(knex: Knex, table: string, columns: readonly string[]): Promise<void>;
+    /** Drops it (and what keeps it in step), when it is there. */
+    drop(knex: Knex, table: string): Promise<void>;
   };
 
   /** The idempotency key table's statements; undefined where keys stay in the process. */

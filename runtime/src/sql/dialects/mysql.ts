@@ -97,6 +97,9 @@ export const mysql: Dialect = {
       }),
     };
   },
+  // No index serves a substring match: a FULLTEXT index matches words (MySQL's ngram parser
+  // n-grams, which MariaDB lacks), not LIKE '%term%', and a B-tree serves prefixes only.
+  searchIndexed: () => undefined,
   functionsConnection: () => Promise.resolve(undefined),
 
   // The usual collations would also match `ALICE`, `alicé` and `alice ` to `alice`: the
@@ -211,6 +214,13 @@ export const mysql: Dialect = {
     throwawayUrl: throwawayOnServer,
     dropThrowaway: (url, onServer) => mysql.admin.dropDatabase(url, onServer),
     prepare: () => undefined,
+  },
+
+  searchIndex: {
+    supported: false,
+    name: (table) => `${table}__search`,
+    create: () => Promise.resolve(),
+    drop: () => Promise.resolve(),
   },
 
   keyTable: mysqlKeyTable,

@@ -3,6 +3,7 @@
 // Sequences are native; claims skip locked rows; the server bounds each statement.
 import type { Knex } from 'knex';
 import type { Dialect } from './dialect.js';
+import { trigramIndex } from './postgres-search.js';
 import { postgresKeyTable } from './key-table.js';
 import {
   afterCreate,
@@ -64,6 +65,8 @@ export const postgres: Dialect = {
         : `(${quoteDouble(alias)}.v ->> '${key}')`,
     ),
   }),
+  // A trigram GIN index on each searched column serves ILIKE '%term%' as it is.
+  searchIndexed: () => undefined,
   functionsConnection: () => Promise.resolve(undefined),
 
   // The "C" collation of the compared text is byte order already: a plain '=' is exact.
@@ -167,6 +170,8 @@ export const postgres: Dialect = {
     dropThrowaway: (url, onServer) => postgres.admin.dropDatabase(url, onServer),
     prepare: () => undefined,
   },
+
+  searchIndex: trigramIndex,
 
   keyTable: postgresKeyTable,
 

@@ -9,6 +9,14 @@ import { dirname, join, resolve } from 'node:path';
 import type { Dialect } from './dialect.js';
 import { afterCreate, codeOf, counterSequences, marks, quoteDouble } from './shared.js';
 import { registerSqliteFunctions, SQLITE_LOWER } from './sqlite-functions.js';
+import {
+  createStatements,
+  dropStatements,
+  ftsCondition,
+  ftsName,
+  readSearchIndexes,
+  runAll,
+} from './sqlite-search.js';
 
 interface SqliteDatabase {
   pragma(source: string): unknown;
@@ -65,12 +73,15 @@ export const sqlite: Dialect = {
         : `(CASE WHEN ${quoteDouble(alias)}.type = 'object' THEN json_extract(${quoteDouble(alias)}.value, '$.${key}') END)`,
     ),
   }),
-  // slicekit_lower() must exist on the very connection that runs the query.
+  searchIndexed: ftsCondition,
+  // slicekit_lower() must exist on the very connection that runs the query; the search indexes
+  // are read from its schema when it changed, for the next query's search.
   async functionsConnection(knex) {
     const connection = await (
       knex.client as { acquireConnection(): Promise<unknown> }
     ).acquireConnection();
     registerSqliteFunctions(connection);
+    readSearchIndexes(knex.client, connection);
     return connection;
   },
 
@@ -158,6 +169,13 @@ export const sqlite: Dialect = {
     prepare(url) {
       if (url !== ':memory:') mkdirSync(dirname(resolve(url)), { recursive: true });
     },
+  },
+
+  searchIndex: {
+    supported: true,
+    name: ftsName,
+    create: (knex, table, columns) => runAll(knex, createStatements(table, columns)),
+    drop: (knex, table) => runAll(knex, dropStatements(table)),
   },
 
   keyTable: undefined,

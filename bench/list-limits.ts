@@ -1,0 +1,324 @@
+// The engine against the limit, part of `npm run bench:list`: the sample Product's table made by
+// its *generated* create migration (with `price` sortable and `isDiscontinued` filterable, and
+// the search index), BENCH_ROWS rows over ten owners, and per query shape the generated app's list
+// query (engine, exact count as generated) beside the best hand-written SQL for the same answer
+// on the same table and indexes (limit): page and count, a deferred join for a deep page, the
+// FTS table itself for SQLite's search. Plus the write cost of the search index: rows inserted
+// per second into the table with it and into one without.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import type { Knex } from 'knex';
+import nodePlop from 'node-plop';
+import { registerEntityGenerator } from '../generators/entity/index.js';
+import {
+  parseListQuery,
+  runListQuery,
+  type ListResource,
+} from '../runtime/src/list-query/index.js';
+
+type Dialect = 'postgres' | 'mysql' | 'sqlite';
+type Row = Record<string, unknown>;
+const OWNER = 'user3';
+const COLUMNS = [
+  'id',
+  'name',
+  'price',
+  'is_discontinued',
+  'created_by',
+  'created_on',
+  'updated_by',
+  'updated_on',
+];
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+interface Generated {
+  migration: Migration;
+  resource: ListResource<unknown>;
+  searchColumns: string[];
+}
+
+/** The Product slice generated from docs/examples/product.yaml, sortable price, filterable flag. */
+export async function generateProduct(): Promise<Generated> {
+  const dir = join(process.cwd(), '.work', `bench-limits-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'src/slices'), { recursive: true });
+  const spec = readFileSync(join(process.cwd(), 'docs/examples/product.yaml'), 'utf8')
+    .replace('minimum: 0.01 }', 'minimum: 0.01, sortable: true }')
+    .replace('default: false }', 'default: false, filterable: true }');
+  writeFileSync(join(dir, 'product.yaml'), spec);
+  const plop = await nodePlop(undefined, { destBasePath: dir, force: false });
+  registerEntityGenerator(plop);
+  const result = await plop
+    .getGenerator('entity')
+    .runActions({ specFile: join(dir, 'product.yaml') });
+  if (result.failures.length) throw new Error(JSON.stringify(result.failures));
+  const file = readdirSync(join(dir, 'migrations'))[0]!;
+  const migration = (await import(pathToFileURL(join(dir, 'migrations', file)).href)) as Migration;
+  const dto = (await import(
+    pathToFileURL(join(dir, 'src/slices/products/product.dto.ts')).href
+  )) as {
+    productResource: ListResource<unknown>;
+  };
+  const text = readFileSync(join(dir, 'migrations', file), 'utf8');
+  const searchColumns = [
+    ...(/columns: \[([^\]]*)\]/.exec(text)?.[1] ?? '').matchAll(/'(\w+)'/g),
+  ].map((m) => m[1]!);
+  return { migration, resource: dto.productResource, searchColumns };
+}
+
+/** SQL computing a Product row from the row number `n`. */
+function rowSql(d: Dialect): string {
+  const cat = (...p: string[]) =>
+    d === 'mysql' ? `CONCAT(${p.join(', ')})` : p.map((x) => `(${x})`).join(' || ');
+  const id =
+    d === 'postgres'
+      ? `md5(n::text)::uuid`
+      : d === 'mysql'
+        ? `CONCAT(LPAD(HEX(n), 8, '0'), '-0000-4000-8000-', LPAD(HEX(n * 7), 12, '0'))`
+        : `printf('%08x-0000-4000-8000-%012x', n, n * 7)`;
+  const created =
+    d === 'postgres'
+      ? `TIMESTAMPTZ '2024-01-01 00:00:00+00' + make_interval(secs => (n * 13) % 31536000)`
+      : d === 'mysql'
+        ? `TIMESTAMPADD(SECOND, (n * 13) % 31536000, '2024-01-01 00:00:00')`
+        : `1704067200000 + ((n * 13) % 31536000) * 1000`;
+  const user = cat(`'user'`, `n % 10`);
+  const flag = d === 'postgres' ? 'n % 5 = 0' : 'CASE WHEN n % 5 = 0 THEN 1 ELSE 0 END';
+  return `SELECT ${id} AS id, ${cat(`'Product '`, `(n * 7919) % 1000003`)} AS name,
+    ((n * 37) % 10000) / 100.0 + 0.01 AS price, ${flag} AS is_discontinued, ${user} AS owned_by,
+    ${user} AS created_by, ${created} AS created_on, ${user} AS updated_by, ${created} AS updated_on`;
+}
+
+function fillSql(d: Dialect, table: string, from: number, to: number): string {
+  const cols = `(id, name, price, is_discontinued, owned_by, created_by, created_on, updated_by, updated_on)`;
+  if (d === 'postgres') {
+    return `INSERT INTO ${table} ${cols} ${rowSql(d)} FROM generate_series(${from}::bigint, ${to}) AS s(n)`;
+  }
+  if (d === 'sqlite') {
+    return `INSERT INTO ${table} ${cols} WITH RECURSIVE s(n) AS (SELECT ${from} UNION ALL SELECT n + 1 FROM s WHERE n < ${to}) ${rowSql(d)} FROM s`;
+  }
+  const width = Math.max(1, Math.ceil(Math.log10(to - from + 2)));
+  const digits = Array.from(
+    { length: width },
+    (_, i) =>
+      `(SELECT 0 d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9) d${i}`,
+  );
+  const n = Array.from({ length: width }, (_, i) => `d${i}.d * ${10 ** i}`).join(' + ');
+  return `INSERT INTO ${table} ${cols} SELECT * FROM (${rowSql(d)} FROM (SELECT ${n} + ${from} AS n FROM ${digits.join(' CROSS JOIN ')}) nums WHERE n <= ${to}) gen`;
+}
+
+/** The products table as the generated migration makes it, holding `rows` rows. */
+export async function ensureProducts(knex: Knex, d: Dialect, g: Generated, rows: number) {
+  if (await knex.schema.hasTable('bench_limits_meta')) {
+    const meta = await knex('bench_limits_meta').first();
+    if (Number(meta?.rows) === rows) return;
+  }
+  const started = performance.now();
+  await knex.schema.dropTableIfExists('bench_limits_meta');
+  await g.migration.down(knex).catch(() => undefined);
+  await g.migration.up(knex);
+  // Filled without the search index, which is then made over the rows (as the migration does
+  // for a table holding rows): the same index, made faster than row by row.
+  const search = await import('../runtime/src/database/search-index.js');
+  const index = search.searchIndexMigration({ table: 'products', columns: g.searchColumns });
+  await index.down(knex);
+  await knex.raw(fillSql(d, 'products', 1, rows));
+  await index.up(knex);
+  await knex.raw(
+    d === 'postgres' ? 'ANALYZE products' : d === 'mysql' ? 'ANALYZE TABLE products' : 'ANALYZE',
+  );
+  await knex.schema.createTable('bench_limits_meta', (t) => t.integer('rows'));
+  await knex('bench_limits_meta').insert({ rows });
+  console.log(
+    `  generated ${rows} products on ${d} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+const ci = (d: Dialect, column: string) =>
+  d === 'postgres' ? `${column} ILIKE ?` : `${column} LIKE ?`;
+
+/** A shape: the engine's query string and the limit's hand-written SQL for the same answer. */
+export interface Shape {
+  key: string;
+  query: Record<string, string | string[]>;
+  limit(knex: Knex, d: Dialect): Promise<{ ids: string[]; total: number }>;
+}
+
+async function pageAndCount(
+  knex: Knex,
+  page: string,
+  count: string,
+  bindings: Knex.RawBinding[],
+  tail: Knex.RawBinding[] = [],
+) {
+  const rows = (await knex.raw(page, [...bindings, ...tail])) as unknown;
+  const list = (
+    Array.isArray(rows) ? (Array.isArray(rows[0]) ? rows[0] : rows) : (rows as { rows: Row[] }).rows
+  ) as Row[];
+  const counted = (await knex.raw(count, bindings)) as unknown;
+  const c = (
+    Array.isArray(counted)
+      ? Array.isArray(counted[0])
+        ? counted[0]
+        : counted
+      : (counted as { rows: Row[] }).rows
+  ) as Row[];
+  return { ids: list.map((r) => String(r['id'])), total: Number(c[0]?.['total']) };
+}
+
+const cols = COLUMNS.join(', ');
+const ORDER = 'ORDER BY created_on DESC, id DESC';
+export const SHAPES: Shape[] = [
+  {
+    key: 'first_page',
+    query: { pageSize: '20' },
+    limit: (knex) =>
+      pageAndCount(
+        knex,
+        `SELECT ${cols} FROM products WHERE owned_by = ? ${ORDER} LIMIT 20`,
+        'SELECT COUNT(*) AS total FROM products WHERE owned_by = ?',
+        [OWNER],
+      ),
+  },
+  {
+    key: 'filter_order',
+    query: {
+      filter: ['isDiscontinued:Equal:true', 'price:GreaterThan:50'],
+      orderBy: 'price',
+      desc: 'true',
+      pageSize: '20',
+    },
+    limit: (knex) =>
+      pageAndCount(
+        knex,
+        `SELECT ${cols} FROM products WHERE owned_by = ? AND is_discontinued = ? AND price > ? ORDER BY price DESC, id DESC LIMIT 20`,
+        'SELECT COUNT(*) AS total FROM products WHERE owned_by = ? AND is_discontinued = ? AND price > ?',
+        [OWNER, true, 50],
+      ),
+  },
+  {
+    key: 'search',
+    query: { search: '12345', pageSize: '20' },
+    limit: (knex, d) => {
+      const p = '%12345%';
+      if (d === 'sqlite') {
+        const match = `rowid IN (SELECT rowid FROM products__search WHERE products__search MATCH '"12345"')`;
+        const where = `owned_by = ? AND ${match} AND (name LIKE ? OR created_by LIKE ? OR updated_by LIKE ?)`;
+        return pageAndCount(
+          knex,
+          `SELECT ${cols} FROM products WHERE ${where} ${ORDER} LIMIT 20`,
+          `SELECT COUNT(*) AS total FROM products WHERE ${where}`,
+          [OWNER, p, p, p],
+        );
+      }
+      const where = `owned_by = ? AND (${ci(d, 'name')} OR ${ci(d, 'created_by')} OR ${ci(d, 'updated_by')})`;
+      return pageAndCount(
+        knex,
+        `SELECT ${cols} FROM products WHERE ${where} ${ORDER} LIMIT 20`,
+        `SELECT COUNT(*) AS total FROM products WHERE ${where}`,
+        [OWNER, p, p, p],
+      );
+    },
+  },
+  {
+    key: 'deep_page',
+    query: { pageNumber: '2000', pageSize: '20' },
+    // A deferred join: the offset walks the index only, then 20 rows are read.
+    limit: (knex) =>
+      pageAndCount(
+        knex,
+        `SELECT ${cols} FROM products WHERE id IN (SELECT id FROM (SELECT id FROM products WHERE owned_by = ? ${ORDER} LIMIT 20 OFFSET 39980) k) ${ORDER}`,
+        'SELECT COUNT(*) AS total FROM products WHERE owned_by = ?',
+        [OWNER],
+      ),
+  },
+];
+
+/** Runs the engine as the generated list route does (the caller's rows, exact count). */
+export function engineRun(knex: Knex, resource: ListResource<unknown>, shape: Shape) {
+  const parsed = parseListQuery(resource, shape.query);
+  return async () => {
+    const page = await runListQuery(knex, resource, parsed, {
+      scope: (qb) => qb.where('products.owned_by', OWNER),
+    });
+    return {
+      ids: page.items.map((i) => String((i as Row)['id'])),
+      total: Number(page.totalItemCount),
+    };
+  };
+}
+
+/** Rows per second inserted (batches of 500, rolled back) with the search index and without. */
+export async function writeCost(
+  knex: Knex,
+  d: Dialect,
+  g: Generated,
+): Promise<{ indexed: number; plain: number }> {
+  const search = await import('../runtime/src/database/search-index.js');
+  const index = search.searchIndexMigration({ table: 'products', columns: g.searchColumns });
+  // In a transaction rolled back: the rows go, and a dropped index comes back as it was.
+  const rate = async (withIndex: boolean) => {
+    const trx = await knex.transaction();
+    try {
+      if (!withIndex) await index.down(trx);
+      const count = 5000;
+      const base = 50_000_000;
+      const started = performance.now();
+      for (let from = base; from < base + count; from += 500) {
+        await trx.raw(fillSql(d, 'products', from, from + 499));
+      }
+      return count / ((performance.now() - started) / 1000);
+    } finally {
+      await trx.rollback();
+    }
+  };
+  const indexed = [await rate(true), await rate(true), await rate(true)];
+  const plain = [await rate(false), await rate(false), await rate(false)];
+  const mid = (v: number[]) => [...v].sort((a, b) => a - b)[1]!;
+  return { indexed: mid(indexed), plain: mid(plain) };
+}
+
+export interface LimitResult {
+  key: string;
+  engine: number;
+  limit: number;
+}
+
+/** Each shape timed, engine and limit alternating, after checking they answer alike. */
+export async function benchLimits(
+  knex: Knex,
+  d: Dialect,
+  rows: number,
+  iterations: number,
+): Promise<{ results: LimitResult[]; write: { indexed: number; plain: number } }> {
+  const g = await generateProduct();
+  await ensureProducts(knex, d, g, rows);
+  const results: LimitResult[] = [];
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+  for (const shape of SHAPES) {
+    const engine = engineRun(knex, g.resource, shape);
+    const limit = () => shape.limit(knex, d);
+    // Twice: SQLite reads its search indexes on a query's connection, for the next query.
+    await engine();
+    const [a, b] = [await engine(), await limit()];
+    if (JSON.stringify(a) !== JSON.stringify(b)) {
+      throw new Error(`${d} ${shape.key}: the engine and the limit disagree`);
+    }
+    const times = { engine: [] as number[], limit: [] as number[] };
+    for (let i = 0; i < iterations + 2; i++) {
+      const order = i % 2 ? (['limit', 'engine'] as const) : (['engine', 'limit'] as const);
+      for (const which of order) {
+        const started = performance.now();
+        await (which === 'engine' ? engine() : limit());
+        if (i >= 2) times[which].push(performance.now() - started);
+      }
+    }
+    results.push({ key: shape.key, engine: median(times.engine), limit: median(times.limit) });
+  }
+  return { results, write: await writeCost(knex, d, g) };
+}
