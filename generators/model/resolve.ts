@@ -23,6 +23,7 @@ import { structuralProblems, withoutStructuralProblems } from './structure.js';
 import { resolveDto } from './dto.js';
 import { resolveEvents } from './events.js';
 import { listIndexProblems } from './indexes.js';
+import { accessOperations, resolveAccess } from './access.js';
 import type { EntityModel, EntitySpec, FieldModel } from './types.js';
 
 function resolveFields(
@@ -209,6 +210,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   const dto = resolveDto(spec, stored, problems);
   problems.push(...listIndexProblems(declared, dto));
   const events = resolveEvents(spec, stored, problems);
+  const access = resolveAccess(spec.access, accessOperations(methods, false), problems);
   const referenceData = resolveReferenceData(spec.referenceData, owned, own, problems);
   (spec.idempotent ?? []).forEach((op, i) => {
     const kind = op === 'Update' ? 'update' : op === 'Action' ? 'action' : undefined;
@@ -251,6 +253,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     idempotent: spec.idempotent ?? [],
     ...(referenceData ? { referenceData } : {}),
     rules,
+    ...(Object.keys(access).length > 0 ? { access } : {}),
   };
   // The model is built even so: a run checks it against the app and the other specs as well.
   if (problems.length > 0) throw new EntitySpecError(source, problems, { partial: model });

@@ -1,5 +1,6 @@
 // The JSON Schema an entity spec file is checked against with ajv. `fix` is our own keyword: the
 // hint printed with an error at that place.
+import { accessSchema } from './access.js';
 import { FIELD_TYPES, IDEMPOTENT_OPS, ON_DELETE, VERBS } from './types.js';
 
 const camel = {
@@ -119,6 +120,7 @@ export const entitySpecSchema = {
     },
     audited: { type: 'boolean', fix: 'use true or false' },
     owned: { type: 'boolean', fix: 'use true or false' },
+    access: accessSchema,
     validate: { type: 'boolean', fix: 'use true or false' },
     searchIndex: { type: 'boolean', fix: 'use true or false' },
     description: { type: 'string' },

@@ -152,6 +152,15 @@ export interface EventSpec {
   name?: string;
 }
 
+/** The spec's `access` block: operation name to rule, checked in access.ts. */
+export type AccessSpec = Record<string, unknown>;
+
+/** Who may call an operation: `anyone`, `authenticated`, or a list of role names. */
+export type AccessRule = 'anyone' | 'authenticated' | string[];
+
+/** Operations by name (`list`, `ChangePrice`...) to their rule; those not named are absent. */
+export type AccessModel = Record<string, AccessRule>;
+
 /** The whole spec file. */
 export interface EntitySpec {
   entity: string;
@@ -181,6 +190,8 @@ export interface EntitySpec {
   collections?: Record<string, CollectionSpec>;
   /** Rules every row keeps (rules.ts): `dueOn > loanedOn`, `extensions <= 2`. @default [] */
   rules?: string[];
+  /** Who may call each operation (access.ts). @default {} (every operation as without it) */
+  access?: AccessSpec;
 }
 
 // ---------------------------------------------------------------- the resolved model
@@ -325,6 +336,8 @@ export interface EntityModel {
   referenceData?: { key: FieldModel[]; rows: Record<string, unknown>[] };
   /** Rules every row keeps, checked on create and by each method changing a side. */
   rules: RuleModel[];
+  /** Who may call each operation it names; an operation not named keeps the app's auth alone. */
+  access?: AccessModel;
   /** Its relations resolved against the rest of its app (relations.ts); absent until then. */
   relations?: EntityRelations;
 }

@@ -2,6 +2,7 @@
 // route, and the numbered fields' sequence names, computed once per run from the resolved model.
 // Each template's view (the other files here) adds only what its own file needs.
 import type { NameForms } from '../../names.js';
+import { literal } from '../literal.js';
 import type { EntityModel, FieldModel, MethodModel } from '../../model/types.js';
 
 /** Which operations' routes require an idempotency key. */
@@ -33,6 +34,15 @@ export interface MethodBase {
   schemaName: string;
   hasParams: boolean;
   requiresKey: boolean;
+  /** The spec's `access` names it: its route checks the caller's roles first. */
+  guarded: boolean;
+}
+
+/** One entry of the slice's access table: the operation and its rule as TypeScript. */
+export interface AccessEntry {
+  operation: string;
+  /** `'authenticated'`, `['librarian', 'admin']`. */
+  literal: string;
 }
 
 /** A field numbered by a sequence on create. */
@@ -65,6 +75,10 @@ export interface SliceBase {
   hasRelations: boolean;
   isIdempotent: boolean;
   requiresKey: KeyRequired;
+  /** The spec's `access`, in route order; empty without one. */
+  access: AccessEntry[];
+  /** The built-in operations the spec's `access` names (`guarded.list`...). */
+  guarded: Record<string, boolean>;
   methods: MethodBase[];
   numbered: NumberedField[];
   /** The runtime functions the numbered fields take their values with, sorted. */
@@ -103,6 +117,7 @@ export function sliceBase(model: EntityModel): SliceBase {
     delete: guarded.has('Delete'),
     action: guarded.has('Action'),
   };
+  const rules = model.access ?? {};
   const methods = model.methods.map((m): MethodBase => {
     const tail = m.segment ? `/${m.segment}` : '';
     const docPath = `${apiPath}/{id}${tail}`;
@@ -120,8 +135,13 @@ export function sliceBase(model: EntityModel): SliceBase {
       schemaName: `${m.requestName.charAt(0).toLowerCase()}${m.requestName.slice(1)}Schema`,
       hasParams: m.params.length > 0,
       requiresKey: requiresKey[m.kind],
+      guarded: rules[m.name.pascal] !== undefined,
     };
   });
+  const access = Object.entries(rules).map(([operation, rule]) => ({
+    operation,
+    literal: literal(rule),
+  }));
   const numbered = model.fields.filter((f) => f.sequence).map((f) => numberedField(model, f));
   return {
     entity: model.name,
@@ -140,6 +160,8 @@ export function sliceBase(model: EntityModel): SliceBase {
     hasRelations: hasRelations(model),
     isIdempotent: guarded.size > 0,
     requiresKey,
+    access,
+    guarded: Object.fromEntries(access.map((a) => [a.operation, true])),
     methods,
     numbered,
     sequenceFunctions: [...new Set(numbered.map((n) => n.next))].sort(),

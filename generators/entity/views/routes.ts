@@ -36,6 +36,8 @@ export function openApiView(model: EntityModel, base: SliceBase) {
     requestRules: methodRules(model.rules, m).flatMap((r) =>
       r.status === 422 ? [r.rule.code] : [],
     ),
+    // The rule of the spec's access, from the table in <entity>.routes.ts.
+    accessRef: base.guarded[m.name.pascal] ? `${model.name.camel}Access.${m.name.pascal}` : '',
   }));
   const relations = model.relations;
   const referenced = [...(relations?.references ?? []), ...(relations?.links ?? [])].map(

@@ -4,6 +4,7 @@ import type { EntityModel, FieldModel, MethodModel, ParamModel } from '../../mod
 import { referenceValues, sampleValue, wrongValue } from '../samples.js';
 import { keepRules } from '../rule-samples.js';
 import { alignDatesWithStatus } from '../status-dates.js';
+import { accessTestsView } from './access-tests.js';
 import { eachMethod, type SliceBase } from './base.js';
 import { eventNameOf } from './events.js';
 import { referenceSample, relationTestsView } from './relation-tests.js';
@@ -170,10 +171,16 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     ...model.fields.filter((f) => f.unique).map((f) => [f]),
   ].find((group) => group.every((f) => createNames.has(f.name.camel)));
 
+  const relationTests = relationTestsView(model, base, (row) =>
+    validBody(model, model.create, row, unique),
+  );
   return {
     ...base,
-    ...relationTestsView(model, base, (row) => validBody(model, model.create, row, unique)),
+    ...relationTests,
     methods,
+    ...accessTestsView(model, base, methods),
+    // Callers are signed tokens: owners of rows, holders of roles.
+    usesBearer: relationTests.usesBearer || base.access.length > 0,
     ...ruleTestsView(model, methods),
     ...ruleBreaksView(
       model,

@@ -3,12 +3,14 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { problemDetails, sendProblem } from '../http/problem.js';
 import { safeError } from '../logging/safe-error.js';
+import { unauthorized } from './challenge.js';
 import {
   authDefaults,
   validateAuthOptions,
   verificationConfigured,
   type AuthOptions,
 } from './options.js';
+import { rolesFromClaims } from './roles.js';
 import { lateAuthenticationRefusal } from './user.js';
 
 type KeySource = Uint8Array | JWTVerifyGetKey;
@@ -25,17 +27,6 @@ const tokenFaults = new Set<string>([
   errors.JWKSNoMatchingKey.code,
   errors.JWKSMultipleMatchingKeys.code,
 ]);
-
-function unauthorized(req: Request, res: Response, detail: string, error?: string): void {
-  // RFC 6750 section 3: a 401 names the scheme and, when a token was sent, why it failed.
-  // The description is a quoted-string, so the detail's own double quotes become single ones.
-  const description = detail.replace(/"/g, "'");
-  const challenge = error
-    ? `Bearer error="${error}", error_description="${description}"`
-    : 'Bearer';
-  res.setHeader('WWW-Authenticate', challenge);
-  sendProblem(res, problemDetails('auth.unauthorized', { detail, instance: req.originalUrl }));
-}
 
 function describeTokenFault(error: unknown): string {
   if (error instanceof errors.JWTExpired) return 'the bearer token has expired';
@@ -75,7 +66,8 @@ function bearerToken(req: Request): string | null {
 }
 
 /**
- * Express middleware: verifies `Authorization: Bearer <jwt>` and sets `req.user = { id, claims }`.
+ * Express middleware: verifies `Authorization: Bearer <jwt>` and sets `req.user = { id, claims,
+ * roles }` (the roles from `rolesClaim`).
  * Without `jwtSecret` or `jwksUrl` every caller is anonymous (tokens are not looked at). With one
  * of them, a token that is sent must verify (401 problem+json otherwise), and `required: true`
  * also turns away requests without a token.
@@ -89,6 +81,7 @@ export function authenticate(options: AuthOptions = {}): RequestHandler {
   const key = keySource(options);
   const required = options.required ?? authDefaults.required;
   const userIdClaim = options.userIdClaim ?? authDefaults.userIdClaim;
+  const rolesClaim = options.rolesClaim ?? authDefaults.rolesClaim;
   const algorithms = options.algorithms ?? [
     ...(options.jwtSecret ? authDefaults.secretAlgorithms : authDefaults.jwksAlgorithms),
   ];
@@ -146,7 +139,7 @@ export function authenticate(options: AuthOptions = {}): RequestHandler {
         'invalid_token',
       );
     }
-    req.user = { id: String(id), claims: payload };
+    req.user = { id: String(id), claims: payload, roles: rolesFromClaims(payload, rolesClaim) };
     // Run after the idempotency guard, a caller is refused rather than keyed as someone else.
     const refusal = lateAuthenticationRefusal(req);
     return refusal ? next(refusal) : next();

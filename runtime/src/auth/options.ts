@@ -1,6 +1,8 @@
 // Options of the bearer-JWT middleware, their defaults, and reading them from the environment.
 import { envBoolean } from '../config/env.js';
+import { ConfigError } from '../config/errors.js';
 import { AuthConfigError } from './errors.js';
+import { rolesClaimProblem } from './roles.js';
 
 /** A pino-compatible logger; only `warn` and `error` are used by the auth middleware. */
 export interface AuthLogger {
@@ -32,6 +34,13 @@ export interface AuthOptions {
   /** Claim holding the caller's id, copied to `req.user.id`. @default 'sub' */
   userIdClaim?: string;
   /**
+   * Claim holding the caller's roles, copied to `req.user.roles`: a claim of exactly this name
+   * (`https://example.com/roles`, `cognito:groups`), else a dotted path (`realm_access.roles`); a
+   * text claim is split on white space (`scope`). See docs/access.md.
+   * @default 'roles'
+   */
+  rolesClaim?: string;
+  /**
    * When true, a request without a bearer token gets 401. When false, anonymous callers pass
    * through with `req.user` undefined; a token that is sent is still verified.
    * @default false
@@ -47,6 +56,7 @@ export interface AuthOptions {
 
 export const authDefaults = {
   userIdClaim: 'sub',
+  rolesClaim: 'roles',
   required: false,
   clockToleranceSeconds: 5,
   jwksTimeoutMs: 5000,
@@ -84,6 +94,10 @@ export function validateAuthOptions(options: AuthOptions): void {
   if (options.userIdClaim !== undefined && options.userIdClaim.trim() === '') {
     problems.push('userIdClaim must not be empty');
   }
+  if (options.rolesClaim !== undefined) {
+    const problem = rolesClaimProblem(options.rolesClaim);
+    if (problem) problems.push(problem);
+  }
   if (problems.length > 0) {
     throw new AuthConfigError(`invalid auth options: ${problems.join('; ')}`);
   }
@@ -92,8 +106,10 @@ export function validateAuthOptions(options: AuthOptions): void {
 /**
  * Reads auth options from environment variables, the way a generated app configures itself:
  * `AUTH_JWT_SECRET`, `AUTH_JWKS_URL`, `AUTH_ISSUER`, `AUTH_AUDIENCE` (comma-separated lists
- * allowed), `AUTH_USER_CLAIM` and `AUTH_REQUIRED` (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`,
- * any case). Any other `AUTH_REQUIRED` throws `ConfigError` rather than leaving routes open.
+ * allowed), `AUTH_USER_CLAIM`, `AUTH_ROLES_CLAIM` and `AUTH_REQUIRED` (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`,
+ * any case). Any other `AUTH_REQUIRED` throws `ConfigError` rather than leaving routes open, and an
+ * `AUTH_ROLES_CLAIM` with white space inside or an empty path step (`realm_access..roles`) throws
+ * too, rather than quietly granting no roles; unset or blank, it is `roles`.
  *
  * @example
  * app.use(authenticate(authOptionsFromEnv(process.env)));
@@ -115,6 +131,15 @@ export function authOptionsFromEnv(env: Record<string, string | undefined>): Aut
   const audience = list(env.AUTH_AUDIENCE);
   if (audience) options.audience = audience;
   if (env.AUTH_USER_CLAIM) options.userIdClaim = env.AUTH_USER_CLAIM;
+  const rolesClaim = env.AUTH_ROLES_CLAIM?.trim();
+  if (rolesClaim) {
+    if (rolesClaimProblem(rolesClaim)) {
+      const accepts =
+        'a claim name without white space, or a dotted path such as realm_access.roles';
+      throw new ConfigError('AUTH_ROLES_CLAIM', rolesClaim, accepts);
+    }
+    options.rolesClaim = rolesClaim;
+  }
   if (env.AUTH_REQUIRED?.trim()) options.required = envBoolean(env, 'AUTH_REQUIRED', false);
   return options;
 }

@@ -14,6 +14,8 @@ declare global {
       id: string;
       /** Every claim of the verified token, when the caller came with a JWT. */
       claims?: JWTPayload;
+      /** The caller's roles (`rolesClaim` of the token), checked by each operation's `access`. */
+      roles?: readonly string[];
     }
     interface Request {
       user?: User | undefined;

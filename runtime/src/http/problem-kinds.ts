@@ -94,6 +94,12 @@ export const problemKinds = {
     extensions: [],
     summary: 'the bearer token is missing (on a route that needs one), malformed or not accepted',
   },
+  'auth.forbidden': {
+    type: 'urn:slicekit:problem:forbidden',
+    statuses: [403],
+    extensions: ['operation'],
+    summary: 'the caller is authenticated but has none of the roles the operation allows',
+  },
   'auth.keys_unavailable': {
     type: 'urn:slicekit:problem:auth-keys-unavailable',
     statuses: [503],

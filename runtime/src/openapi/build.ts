@@ -9,6 +9,7 @@ import {
   problemResponse,
   toOpenApiSchema,
 } from './components.js';
+import { describeAccess, needsBearer } from './access.js';
 import { OpenApiDescriptionError } from './errors.js';
 import { listParameters } from './list-parameters.js';
 import { checkSlice, resolveOperation, type ResolvedOperation } from './operations.js';
@@ -119,6 +120,7 @@ function operationObject(
     ...(parameters.length > 0 ? { parameters } : {}),
     responses,
   };
+  describeAccess(operation, responses, d.access);
   if (op.requestName) {
     operation.requestBody = {
       required: true,
@@ -148,6 +150,7 @@ export function buildOpenApiDocument(
   const operationIds = new Set<string>();
   const tags: string[] = [];
   let idempotent = false;
+  let bearer = false;
 
   for (const slice of slices) {
     const dtoName = slice.dtoName ?? `${slice.entity}Dto`;
@@ -180,6 +183,7 @@ export function buildOpenApiDocument(
         schemas[op.requestName] = toOpenApiSchema(description.request);
       }
       idempotent ||= description.idempotent === true;
+      bearer ||= needsBearer(description.access);
       item[op.method] = operationObject(slice, op, dtoName, options, referenced);
     }
   }
@@ -200,10 +204,12 @@ export function buildOpenApiDocument(
     paths,
     components,
   };
-  if (options.auth && options.auth !== 'none') {
+  if (bearer || (options.auth && options.auth !== 'none')) {
     components.securitySchemes = {
       [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
     };
+  }
+  if (options.auth && options.auth !== 'none') {
     // An empty requirement object means "anonymous is fine too".
     document.security =
       options.auth === 'required' ? [{ [BEARER_SCHEME]: [] }] : [{}, { [BEARER_SCHEME]: [] }];

@@ -26,6 +26,12 @@ export interface ListDescription {
   minSearchLength?: number;
 }
 
+/**
+ * Who may call an operation (the entity spec's `access`): `anyone`, `authenticated`, or a list of
+ * role names.
+ */
+export type OperationAccess = 'anyone' | 'authenticated' | readonly string[];
+
 export interface OperationDescription {
   kind: CrudOperationKind;
   /**
@@ -56,6 +62,11 @@ export interface OperationDescription {
    * crud.rule_violation), such as `loan.dueOn.gt.loanedOn`. @default [] (none documented)
    */
   requestRules?: readonly string[];
+  /**
+   * Who may call it: a bearer requirement and 401 unless `anyone`, and 403 for a role list.
+   * @default undefined (the app's `auth` option alone)
+   */
+  access?: OperationAccess;
   /** Success status. @default 201 for create, 204 for delete, 200 otherwise */
   status?: number;
   /** One-line summary. @default derived from the kind and name */

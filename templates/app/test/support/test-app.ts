@@ -15,11 +15,15 @@ import { createLogger } from '../../src/logger.js';
 const TEST_JWT_SECRET = 'test-secret-of-at-least-thirty-two-bytes!';
 
 /**
- * An `Authorization` header value for the caller `userId`, e.g.
+ * An `Authorization` header value for the caller `userId`, with the further `claims` given (such
+ * as `{ roles: ['admin'] }`), e.g.
  * `request(app).get('/v1/products').set('authorization', await bearer('alice'))`.
  */
-export async function bearer(userId: string): Promise<string> {
-  const token = await new SignJWT({})
+export async function bearer(
+  userId: string,
+  claims: Record<string, unknown> = {},
+): Promise<string> {
+  const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)
     .setIssuedAt()

@@ -1,0 +1,88 @@
+// What the slice test needs for the spec's `access`: every role named (the test callers hold them
+// all unless told), and per operation needing a caller, how to call it and who may.
+import type { EntityModel } from '../../model/types.js';
+import type { MethodBase, SliceBase } from './base.js';
+
+/** One operation under test: its route, a body, and the rule it keeps. */
+export interface AccessTest {
+  operation: string;
+  /** `PUT /v1/products/{id}` */
+  title: string;
+  httpMethod: string;
+  onItem: boolean;
+  /** Path after `/{id}`, for an update method or an action. */
+  tail: string;
+  body?: unknown;
+  requiresKey: boolean;
+  /** The roles allowed; empty for `authenticated`. */
+  roles: string[];
+  /** The status a caller who may call it gets on a collection route. */
+  allowedStatus?: number;
+}
+
+/** The access view of `<folder>.test.ts`; `methods` carry the bodies the method tests send. */
+export function accessTestsView(
+  model: EntityModel,
+  base: SliceBase,
+  methods: readonly (MethodBase & { testBody: unknown })[],
+) {
+  const access = model.access ?? {};
+  const rolesOf = (operation: string) => {
+    const rule = access[operation];
+    return rule === undefined || rule === 'anyone'
+      ? undefined
+      : rule === 'authenticated'
+        ? []
+        : rule;
+  };
+  const tests: AccessTest[] = [];
+  const add = (test: Omit<AccessTest, 'roles'>) => {
+    const roles = rolesOf(test.operation);
+    if (roles) tests.push({ ...test, roles });
+  };
+  const { apiPath, requiresKey } = base;
+  const collection = { onItem: false, tail: '', requiresKey: false };
+  add({
+    ...collection,
+    operation: 'list',
+    title: `GET ${apiPath}`,
+    httpMethod: 'get',
+    allowedStatus: 200,
+  });
+  add({
+    onItem: true,
+    tail: '',
+    requiresKey: false,
+    operation: 'get',
+    title: `GET ${apiPath}/{id}`,
+    httpMethod: 'get',
+  });
+  add({
+    ...collection,
+    operation: 'create',
+    title: `POST ${apiPath}`,
+    httpMethod: 'post',
+    requiresKey: requiresKey.create,
+  });
+  for (const m of methods) {
+    add({
+      operation: m.pascal,
+      title: `${m.verb} ${m.docPath}`,
+      httpMethod: m.httpMethod,
+      onItem: true,
+      tail: m.segment ? `/${m.segment}` : '',
+      body: m.testBody,
+      requiresKey: m.requiresKey,
+    });
+  }
+  add({
+    operation: 'delete',
+    title: `DELETE ${apiPath}/{id}`,
+    httpMethod: 'delete',
+    onItem: true,
+    tail: '',
+    requiresKey: requiresKey.delete,
+  });
+  const everyRole = [...new Set(Object.values(access).flatMap((r) => (Array.isArray(r) ? r : [])))];
+  return { accessTests: tests, everyRole, hasAccess: base.access.length > 0 };
+}
