@@ -160,6 +160,13 @@ export const problemKinds = {
     extensions: ['reason', 'parameter'],
     summary: 'a list query parameter is malformed; `field` and `allowed` when they apply',
   },
+  'list_query.cursor_invalid': {
+    type: 'urn:slicekit:problem:invalid-list-cursor',
+    statuses: [400],
+    extensions: ['reason', 'parameter'],
+    summary:
+      'a `cursor` was altered, cut, made by another list or for another filter, search or order',
+  },
   'database.unavailable': {
     type: 'urn:slicekit:problem:database-unavailable',
     statuses: [503],

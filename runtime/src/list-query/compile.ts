@@ -4,7 +4,8 @@ import type { Knex } from 'knex';
 import { collectionFrom, ownerCondition, quoteTable } from './collections.js';
 import { filterFragment, type Fragment } from './conditions.js';
 import { dialectFor, type ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
-import type { Member, RelationMember, ScalarMember } from './members.js';
+import type { Member, RelationMember } from './members.js';
+import { expressionOf, orderByTerms, orderKeys, reversed, seekCondition } from './order.js';
 import type { QueryTarget } from './paths.js';
 import type { ListResource } from './resource.js';
 import { searchFragment, searchedRelations, type ColumnNamer } from './search.js';
@@ -23,7 +24,10 @@ export interface ListQueryBuildOptions {
 }
 
 export interface ListQueries {
-  /** Rows of the requested page, `pageSize + extra` at most. */
+  /**
+   * Rows of the requested page, `pageSize + extra` at most; for a `previous` cursor, in the
+   * opposite order (the rows nearest the cursor first).
+   */
   page: Knex.QueryBuilder;
   /** `SELECT COUNT(*) AS total` over the same conditions. */
   count: Knex.QueryBuilder;
@@ -82,13 +86,6 @@ function join(
   );
 }
 
-/** Where a target's value is, in the page and count queries. */
-function expressionOf(target: QueryTarget, names: ColumnNamer): string {
-  return target.kind === 'relation'
-    ? names.of(target.relation.alias, target.member.column)
-    : names.base(target.member.column);
-}
-
 /** The operations a null value matches (docs/list-query.md, Filters). */
 const MATCHES_NULL = new Set<FilterOperation>(['NotEqual', 'NotContains', 'NotIn', 'IsNull']);
 
@@ -131,41 +128,6 @@ function anyElement(
       `${parent} = ${names.base(m.localColumn)}${owner ? ` AND ${owner.sql}` : ''} AND (${match.sql}))`,
     bindings: [...(owner?.bindings ?? []), ...match.bindings],
   };
-}
-
-function orderExpression(
-  d: SqlDialect,
-  member: ScalarMember,
-  column: string,
-  desc: boolean,
-): string {
-  const expr =
-    member.type === 'string' || member.type === 'enum'
-      ? d.orderText(column, member.type === 'enum')
-      : column;
-  return `${expr} ${desc ? 'DESC' : 'ASC'}${member.nullable ? d.nullsOrder(desc) : ''}`;
-}
-
-/** The ORDER BY terms: the asked order (or the default), then the id as tie-breaker. */
-function orderTerms(
-  d: SqlDialect,
-  resource: ListResource<unknown>,
-  query: ListQuery,
-  names: ColumnNamer,
-): string[] {
-  const id = resource.idMember;
-  const terms: string[] = [];
-  const asked = query.orderBy ? resource.target(query.orderBy) : undefined;
-  if (asked) {
-    terms.push(orderExpression(d, asked.member, expressionOf(asked, names), query.desc));
-  } else if (resource.createdOnMember) {
-    const createdOn = resource.createdOnMember;
-    terms.push(orderExpression(d, createdOn, names.base(createdOn.column), true));
-  }
-  if (asked?.member.property !== id.property) {
-    terms.push(orderExpression(d, id, names.base(id.column), true));
-  }
-  return terms;
 }
 
 /**
@@ -226,9 +188,16 @@ export function buildListQueries(
   const page = knex.from(resource.table);
   page.select(selections(d, resource, names).map((s) => knex.raw(s)));
   where(page, false);
-  page.orderByRaw(orderTerms(d, resource, query, names).join(', '));
+  const keys = orderKeys(resource, query, names);
+  const cursor = query.cursor;
+  const order = cursor?.direction === 'previous' ? reversed(keys) : keys;
+  if (cursor) {
+    const seek = seekCondition(d, order, cursor.values);
+    page.whereRaw(seek.sql, seek.bindings as Knex.RawBinding[]);
+  }
+  page.orderByRaw(orderByTerms(d, order).join(', '));
   page.limit(query.pageSize + (options.extraRows ?? 0));
-  const offset = (query.pageNumber - 1) * query.pageSize;
+  const offset = cursor ? 0 : (query.pageNumber - 1) * query.pageSize;
   if (offset > 0) page.offset(offset);
 
   const count = knex.from(resource.table);

@@ -78,4 +78,12 @@ export interface ListResourceDefinition {
   maxPageSize?: number;
   /** Page size when none (or one below 1) is asked for. @default 20, or maxPageSize if smaller */
   defaultPageSize?: number;
+  /**
+   * How `totalItemCount` is counted unless the route or the client (`Prefer: count=...`) says:
+   * `estimated` counts exactly below `exactCountBelow` rows and estimates above, so a page of a
+   * large table never pays for a full count. @default 'estimated'
+   */
+  count?: 'exact' | 'estimated' | 'none';
+  /** Below this many rows `estimated` gives the exact count. @default 10000 */
+  exactCountBelow?: number;
 }

@@ -43,3 +43,11 @@ export function invalidListQuery(reason: string, context: ListQueryProblemContex
     ...(context.allowed !== undefined ? { allowed: context.allowed } : {}),
   });
 }
+
+/**
+ * The 400 problem for a `cursor` this list cannot use: altered, cut, from another list, or made
+ * for another filter, search or order.
+ */
+export function invalidCursor(reason: string): ProblemError {
+  return ProblemError.of('list_query.cursor_invalid', reason, { reason, parameter: 'cursor' });
+}

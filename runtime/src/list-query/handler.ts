@@ -1,5 +1,5 @@
 // `listHandler`: an Express handler doing parse + run + respond, so a hand-written list route is
-// one line. Bad input answers 400 problem+json; a database that does not answer in time answers
+// one line. `Prefer: count=exact|estimated|none` chooses the count (`Preference-Applied` says so). Bad input answers 400 problem+json; a database that does not answer in time answers
 // 503 with Retry-After; any other database failure answers a 500 problem that never carries the
 // SQL error text. Both are logged by their codes and statement, never their values.
 import type { Request, RequestHandler } from 'express';
@@ -8,6 +8,7 @@ import { answerDatabaseUnavailable } from '../database/unavailable.js';
 import { problemDetails, ProblemError, sendProblem } from '../http/problem.js';
 import { safeError } from '../logging/safe-error.js';
 import { recordFailedStatements } from '../logging/statements.js';
+import { preferredCount } from './count.js';
 import { parseListQuery, type ParseListQueryOptions } from './parse.js';
 import type { ListResource } from './resource.js';
 import { runListQuery, type RunListQueryOptions } from './run.js';
@@ -57,11 +58,17 @@ export function listHandler<Dto>(
       // The 500 log then names the failed statement (placeholders, never values).
       const db = recordFailedStatements(isKnex(knex) ? knex : knex(req));
       const scope = options.scope;
+      // The client's `Prefer: count=...` wins over the route's and the resource's choice.
+      const preferred = preferredCount(req.headers.prefer);
+      const count = preferred ?? options.count;
       const page = await runListQuery(db, resource, query, {
-        ...(options.count ? { count: options.count } : {}),
+        ...(count ? { count } : {}),
+        ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
         ...(scope ? { scope: (qb) => scope(qb, req) } : {}),
         ...(options.principal ? { principal: options.principal(req) } : {}),
       });
+      res.vary('Prefer');
+      if (preferred) res.set('Preference-Applied', `count=${preferred}`);
       res.status(200).json(page);
     } catch (error) {
       if (error instanceof ProblemError) {

@@ -34,7 +34,13 @@ export { loadCollections, loadRelated } from './related.js';
 export { runListQuery, type RunListQueryOptions } from './run.js';
 export type { JsonSchema } from './schema.js';
 export { listQueryAfterCreate, registerSqliteFunctions } from '../sql/dialects/index.js';
+export { MAX_CURSOR_LENGTH } from './cursor.js';
+export { preferredCount } from './count.js';
 export {
+  CountModes,
+  type CountMode,
+  type ListCursor,
+  type TotalItemCountKind,
   FilterOperations,
   type DateOnlyRange,
   type FilterOperation,

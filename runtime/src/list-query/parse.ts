@@ -1,5 +1,6 @@
 // `parseListQuery`: turns Express's `req.query` into a validated `ListQuery`, or throws a 400
 // problem naming the parameter, the field and what is allowed. Nothing is silently ignored.
+import { readCursor } from './cursor.js';
 import { invalidListQuery } from './errors.js';
 import { shown } from './names.js';
 import { parseFilter, queryableMember } from './parse-filter.js';
@@ -14,9 +15,22 @@ export interface ParseListQueryOptions {
    * @default []
    */
   allowParameters?: readonly string[];
+  /**
+   * The key `cursor`s are signed with; give the same one to every process serving the list.
+   * @default a key derived from the list's definition (tamper-evident, not secret)
+   */
+  cursorSecret?: string;
 }
 
-export const LIST_PARAMETERS = ['pageNumber', 'pageSize', 'filter', 'search', 'orderBy', 'desc'];
+export const LIST_PARAMETERS = [
+  'pageNumber',
+  'pageSize',
+  'filter',
+  'search',
+  'orderBy',
+  'desc',
+  'cursor',
+];
 export const MAX_FILTERS = 20;
 export const MIN_SEARCH_LENGTH = 2;
 export const MAX_SEARCH_LENGTH = 200;
@@ -164,12 +178,21 @@ export function parseListQuery(
   const orderText = get('orderBy')?.trim();
   const orderBy = orderText ? queryableMember(resource, orderText, 'orderBy').property : undefined;
   const desc = flag(get('desc'));
-  return {
-    pageNumber,
-    pageSize,
+  const shape = {
     filters,
     ...(search !== undefined ? { search } : {}),
     ...(orderBy !== undefined ? { orderBy } : {}),
     desc,
   };
+  const cursorText = get('cursor')?.trim();
+  if (cursorText && get('pageNumber')?.trim()) {
+    throw invalidListQuery('pageNumber and cursor were both given; give one of them', {
+      parameter: 'cursor',
+      allowed: 'either pageNumber or cursor',
+    });
+  }
+  const cursor = cursorText
+    ? readCursor(resource, shape, cursorText, options.cursorSecret)
+    : undefined;
+  return { pageNumber, pageSize, ...shape, ...(cursor ? { cursor } : {}) };
 }

@@ -9,6 +9,7 @@ import { pathKey, queryTargets, type QueryTarget } from './paths.js';
 import { collectionMember, relationMember, subMembers } from './relation-members.js';
 import { isNullable, shapeOf, type JsonSchema } from './schema.js';
 import { rowToDto } from './to-dto.js';
+import { CountModes, type CountMode } from './types.js';
 
 /** A validated DTO description the engine resolves list queries against. */
 export interface ListResource<Dto = Record<string, unknown>> {
@@ -17,6 +18,10 @@ export interface ListResource<Dto = Record<string, unknown>> {
   readonly audited: boolean;
   readonly maxPageSize: number;
   readonly defaultPageSize: number;
+  /** How `totalItemCount` is counted by default. */
+  readonly count: CountMode;
+  /** Below this many rows `estimated` counts exactly. */
+  readonly exactCountBelow: number;
   /** Every DTO property, in schema order. */
   readonly members: readonly Member[];
   /** The member a field name resolves to (any casing/separator style), if any. */
@@ -41,6 +46,7 @@ export interface ListResource<Dto = Record<string, unknown>> {
 
 const DEFAULT_MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 20;
+const DEFAULT_EXACT_COUNT_BELOW = 10_000;
 
 function resolveMember(
   property: string,
@@ -215,6 +221,14 @@ export function defineListResource<Dto = Record<string, unknown>>(
   } else if (defaultPageSize > maxPageSize) {
     problems.push('defaultPageSize must not exceed maxPageSize');
   }
+  const count = definition.count ?? 'estimated';
+  if (!(CountModes as readonly string[]).includes(count)) {
+    problems.push(`count must be one of ${CountModes.join(', ')}`);
+  }
+  const exactCountBelow = definition.exactCountBelow ?? DEFAULT_EXACT_COUNT_BELOW;
+  if (!Number.isSafeInteger(exactCountBelow) || exactCountBelow < 0) {
+    problems.push('exactCountBelow must be a whole number of at least 0');
+  }
   for (const member of members) {
     if (member.kind === 'collection' && !member.localColumn && idMember?.kind !== 'scalar') {
       problems.push(`collection "${member.property}" needs localColumn (no id column)`);
@@ -239,6 +253,8 @@ export function defineListResource<Dto = Record<string, unknown>>(
     audited,
     maxPageSize,
     defaultPageSize,
+    count,
+    exactCountBelow,
     members: resolved,
     member: (name) => resolvedByKey.get(fieldKey(name)),
     target: (name) => targets.get(pathKey(name)),

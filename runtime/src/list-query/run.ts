@@ -1,21 +1,26 @@
-// `runListQuery`: runs a parsed list query and shapes the `PagedResponse`. Counting costs at most
-// one extra query, and none when the page itself shows where the list ends.
+// `runListQuery`: runs a parsed list query and shapes the `PagedResponse`: the page by number or
+// by cursor, the cursors of the pages beside it, and the total as the count mode says.
 import type { Knex } from 'knex';
 import { buildListQueries, type ListQueryBuildOptions } from './compile.js';
-import { dialectFor } from '../sql/dialects/index.js';
+import { countTotal } from './count.js';
+import { makeCursor } from './cursor.js';
+import { dialectFor, type ListStatementRunner } from '../sql/dialects/index.js';
 import type { ListResource } from './resource.js';
 import { loadCollections } from './related.js';
-import type { ListQuery, PagedResponse } from './types.js';
+import type { CountMode, ListQuery, PagedResponse } from './types.js';
 
 /** Options of `runListQuery`. */
 export interface RunListQueryOptions extends ListQueryBuildOptions {
   /**
-   * `exact`: `totalItemCount` is the full count (one `COUNT(*)` query, skipped when the page is
-   * partly filled). `none`: no count; one extra row is fetched to tell whether a next page exists,
-   * and `totalItemCount` / `pageCount` are null. Use it on very large tables.
-   * @default 'exact'
+   * `exact`: `totalItemCount` is the full count (one `COUNT(*)` query). `estimated`: the
+   * database's estimate, or an exact count when that is below the resource's `exactCountBelow`.
+   * `none`: no count, `totalItemCount` / `pageCount` are null. Each skips the count when the page
+   * itself shows where the list ends.
+   * @default the resource's `count` ('estimated' unless its definition says otherwise)
    */
-  count?: 'exact' | 'none';
+  count?: CountMode;
+  /** The key `cursor`s are signed with (see `parseListQuery`). @default derived from the list */
+  cursorSecret?: string;
 }
 
 type Row = Record<string, unknown>;
@@ -38,43 +43,53 @@ export async function runListQuery<Dto>(
   query: ListQuery,
   options: RunListQueryOptions = {},
 ): Promise<PagedResponse<Dto>> {
-  const counting = (options.count ?? 'exact') === 'exact';
-  const { page, count } = buildListQueries(knex, resource as ListResource<unknown>, query, {
-    ...options,
-    extraRows: counting ? 0 : 1,
-  });
+  const list = resource as ListResource<unknown>;
+  // One row more than the page tells whether another page follows.
+  const { page, count } = buildListQueries(knex, list, query, { ...options, extraRows: 1 });
   // A connection of its own where the engine's SQL functions must exist on it (SQLite).
   const client = knex.client as { releaseConnection(connection: unknown): Promise<unknown> };
-  const connection = await dialectFor(knex).functionsConnection(knex);
+  const dialect = dialectFor(knex);
+  const connection = await dialect.functionsConnection(knex);
+  const run: ListStatementRunner = (statement) =>
+    (connection && 'connection' in statement
+      ? statement.connection(connection)
+      : statement) as unknown as Promise<unknown>;
   try {
     const rows = await withConnection<Row[]>(page, connection);
-    const offset = (query.pageNumber - 1) * query.pageSize;
-    let total: number | null = null;
-    let hasNextPage: boolean;
-    if (counting) {
-      if (rows.length < query.pageSize && (rows.length > 0 || offset === 0)) {
-        total = offset + rows.length; // the page itself shows where the list ends
-      } else {
-        const [result] = await withConnection<Row[]>(count, connection);
-        total = Number(result?.total ?? 0);
-      }
-      hasNextPage = offset + rows.length < total;
-    } else {
-      hasNextPage = rows.length > query.pageSize;
-      if (hasNextPage) rows.length = query.pageSize;
-    }
-    await loadCollections(knex, resource as ListResource<unknown>, rows, {
+    const more = rows.length > query.pageSize;
+    if (more) rows.length = query.pageSize;
+    const cursor = query.cursor;
+    const backward = cursor?.direction === 'previous';
+    // A previous page is read nearest the cursor first.
+    if (backward) rows.reverse();
+    const hasNextPage = backward || more;
+    const hasPreviousPage = cursor ? !backward || more : query.pageNumber > 1;
+    const offset = cursor ? undefined : (query.pageNumber - 1) * query.pageSize;
+    const total = await countTotal(
+      options.count ?? resource.count,
+      { rows: rows.length, more: !backward && more, offset },
+      count,
+      { knex, dialect, threshold: resource.exactCountBelow, run },
+    );
+    const cursorAt = (row: Row | undefined, direction: 'next' | 'previous') =>
+      row ? makeCursor(list, query, row, direction, options.cursorSecret) : null;
+    const nextCursor = hasNextPage ? cursorAt(rows.at(-1), 'next') : null;
+    const previousCursor = hasPreviousPage ? cursorAt(rows[0], 'previous') : null;
+    await loadCollections(knex, list, rows, {
       connection,
       ...(options.principal !== undefined ? { principal: options.principal } : {}),
     });
     return {
       items: rows.map((row) => resource.toDto(row)),
-      pageCount: total === null ? null : Math.ceil(total / query.pageSize),
-      pageNumber: query.pageNumber,
+      pageCount: total.count === null ? null : Math.ceil(total.count / query.pageSize),
+      pageNumber: cursor ? null : query.pageNumber,
       pageSize: query.pageSize,
-      totalItemCount: total,
+      totalItemCount: total.count,
+      totalItemCountKind: total.kind,
       hasNextPage,
-      hasPreviousPage: query.pageNumber > 1,
+      hasPreviousPage,
+      nextCursor,
+      previousCursor,
     };
   } finally {
     if (connection) await client.releaseConnection(connection);

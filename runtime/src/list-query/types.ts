@@ -56,17 +56,45 @@ export interface ListQuery {
   /** The DTO property to order by; undefined means the default order. */
   readonly orderBy?: string;
   readonly desc: boolean;
+  /** Where a `cursor` said the page starts; undefined for a page by number. */
+  readonly cursor?: ListCursor;
 }
+
+/**
+ * A decoded, verified `cursor`: the page starts after (`next`) or ends before (`previous`) the
+ * row whose order key is `values` (the order's value, then the id), each coerced to its member.
+ */
+export interface ListCursor {
+  readonly direction: 'next' | 'previous';
+  readonly values: readonly (FilterScalar | null)[];
+}
+
+/** How `totalItemCount` is counted; `Prefer: count=...` or the resource choose it. */
+export const CountModes = ['exact', 'estimated', 'none'] as const;
+export type CountMode = (typeof CountModes)[number];
+
+/**
+ * What `totalItemCount` is: the exact number, the database's estimate, or a lower bound (there are
+ * at least that many); null when nothing was counted.
+ */
+export type TotalItemCountKind = 'exact' | 'estimated' | 'lowerBound';
 
 /** The body of every list response. */
 export interface PagedResponse<T> {
   items: T[];
   /** `ceil(totalItemCount / pageSize)`; null when counting was switched off (`count: 'none'`). */
   pageCount: number | null;
-  pageNumber: number;
+  /** The page served; null for a page chosen by `cursor` (its number is not known). */
+  pageNumber: number | null;
   pageSize: number;
   /** The full, unpaged number of matching rows; null when counting was switched off. */
   totalItemCount: number | null;
+  /** Whether `totalItemCount` is exact, an estimate or a lower bound; null when not counted. */
+  totalItemCountKind: TotalItemCountKind | null;
   hasNextPage: boolean;
   hasPreviousPage: boolean;
+  /** The `cursor` of the page after this one; null when there is none. */
+  nextCursor: string | null;
+  /** The `cursor` of the page before this one; null when there is none. */
+  previousCursor: string | null;
 }

@@ -11,7 +11,7 @@ import {
 } from './components.js';
 import { describeAccess, needsBearer } from './access.js';
 import { OpenApiDescriptionError } from './errors.js';
-import { listParameters } from './list-parameters.js';
+import { listParameters, PREFERENCE_APPLIED } from './list-parameters.js';
 import { checkSlice, resolveOperation, type ResolvedOperation } from './operations.js';
 import type { OpenApiBuildOptions, OpenApiDocument, SliceDescription } from './types.js';
 
@@ -51,7 +51,10 @@ function operationObject(
       ? { description: 'Done; no body.' }
       : {
           description: d.kind === 'list' ? `One page of ${dtoName}` : `The ${dtoName}`,
-          ...(d.kind === 'list' ? {} : { headers: { ETag: ETAG_HEADER } }),
+          headers:
+            d.kind === 'list'
+              ? { 'Preference-Applied': PREFERENCE_APPLIED }
+              : { ETag: ETAG_HEADER },
           content: {
             'application/json': {
               schema: { $ref: dtoRef(d.kind === 'list' ? `${dtoName}PagedResponse` : dtoName) },

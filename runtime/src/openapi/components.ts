@@ -33,11 +33,25 @@ export function pagedResponseSchema(dtoRef: string): JsonSchemaObject {
     properties: {
       items: { type: 'array', items: { $ref: dtoRef } },
       pageCount: { type: ['integer', 'null'] },
-      pageNumber: { type: 'integer', minimum: 1 },
+      pageNumber: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        description: 'the page served; null for a page chosen by cursor',
+      },
       pageSize: { type: 'integer', minimum: 1 },
-      totalItemCount: { type: ['integer', 'null'], description: 'the full, unpaged count' },
+      totalItemCount: {
+        type: ['integer', 'null'],
+        description: 'the full, unpaged count, as totalItemCountKind says; null when not counted',
+      },
+      totalItemCountKind: {
+        type: ['string', 'null'],
+        enum: ['exact', 'estimated', 'lowerBound', null],
+        description: 'exact, the database estimate, or a lower bound (at least that many)',
+      },
       hasNextPage: { type: 'boolean' },
       hasPreviousPage: { type: 'boolean' },
+      nextCursor: { type: ['string', 'null'], description: 'the cursor of the next page' },
+      previousCursor: { type: ['string', 'null'], description: 'the cursor of the previous page' },
     },
     required: [
       'items',

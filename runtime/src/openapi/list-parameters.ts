@@ -1,4 +1,5 @@
-// The list route's query parameters, with the list-query engine's limits as schema constraints.
+// The list route's query parameters and `Prefer` header, with the list-query engine's limits as
+// schema constraints.
 import type { JsonSchemaObject, ListDescription } from './types.js';
 
 /** DTO property names of an object schema. */
@@ -16,7 +17,9 @@ export function listParameters(dto: JsonSchemaObject, list: ListDescription): Js
     {
       name: 'pageNumber',
       in: 'query',
-      description: '1-based page number; values below 1 are read as 1.',
+      description:
+        '1-based page number; values below 1 are read as 1. Deep pages of a large list cost ' +
+        'more with every page: follow `nextCursor` instead.',
       schema: { type: 'integer', default: 1 },
     },
     {
@@ -68,5 +71,30 @@ export function listParameters(dto: JsonSchemaObject, list: ListDescription): Js
       },
     );
   }
+  parameters.push(
+    {
+      name: 'cursor',
+      in: 'query',
+      description:
+        'The `nextCursor` or `previousCursor` of a page: the page after or before it, as cheap ' +
+        'at any depth. Send it with the same filter, search, orderBy and desc as that page, ' +
+        'and without pageNumber; any other cursor is a 400 (list_query.cursor_invalid).',
+      schema: { type: 'string' },
+    },
+    {
+      name: 'Prefer',
+      in: 'header',
+      description:
+        'count=exact, count=estimated or count=none: how totalItemCount is counted ' +
+        '(RFC 7240; the response names the one applied in Preference-Applied).',
+      schema: { type: 'string', example: 'count=none' },
+    },
+  );
   return parameters;
 }
+
+/** The `Preference-Applied` header of a list response. */
+export const PREFERENCE_APPLIED: JsonSchemaObject = {
+  description: 'The count preference applied, e.g. count=estimated (only when one was asked for).',
+  schema: { type: 'string' },
+};

@@ -34,7 +34,13 @@ export interface HealthDeps {
 }
 
 // Headers a browser page may read from an answer beside the CORS-safelisted ones.
-const exposedHeaders = ['ETag', 'Location', 'Retry-After', 'Idempotent-Replayed'];
+const exposedHeaders = [
+  'ETag',
+  'Location',
+  'Retry-After',
+  'Idempotent-Replayed',
+  'Preference-Applied',
+];
 
 /**
  * The app: CORS for the CORS_ORIGINS pages and the /health probes first (neither needs a caller),

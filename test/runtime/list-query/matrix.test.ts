@@ -208,6 +208,18 @@ describe('list-query dialect matrix', function () {
     });
   });
 
+  it('follows a cursor identically', async () => {
+    const query = { orderBy: 'category.title', desc: 'true', search: 'an', pageSize: '4' };
+    const first = await runListQuery(dbs[0]!.knex, items, parseListQuery(items, query));
+    const next = parseListQuery(items, { ...query, cursor: first.nextCursor! });
+    const [sqlite, postgres, mysql] = await Promise.all(
+      dbs.map((db) => runListQuery(db.knex, items, next)),
+    );
+    expect(sqlite).to.include({ pageNumber: null, hasPreviousPage: true });
+    expect(postgres).to.deep.equal(sqlite);
+    expect(mysql).to.deep.equal(sqlite);
+  });
+
   it('pages identically without counting', async () => {
     const parsed = parseListQuery(items, { search: 'an', pageSize: '4', pageNumber: '2' });
     const [sqlite, postgres, mysql] = await Promise.all(

@@ -75,6 +75,8 @@ describe('OpenAPI document', () => {
       'search',
       'orderBy',
       'desc',
+      'cursor',
+      'Prefer',
     ]);
     expect(byName.pageSize).to.deep.equal({ type: 'integer', default: 20 });
     expect(byName.filter).to.include({ type: 'array', maxItems: 20 });
@@ -134,9 +136,10 @@ describe('OpenAPI document', () => {
       );
       expect(names, `${method} ${path}`).to.include('If-Match');
     }
-    expect(operation(document, 'get', '/v1/products').responses['200']).to.not.have.property(
-      'headers',
-    );
+    // A list answers no ETag; it names the count preference it applied.
+    expect(operation(document, 'get', '/v1/products').responses['200'])
+      .to.have.property('headers')
+      .that.has.all.keys('Preference-Applied');
   });
 
   it('requires the idempotency header, and documents 409, only where the slice asks for it', () => {

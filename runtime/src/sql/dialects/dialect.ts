@@ -71,6 +71,15 @@ export interface SequenceShape {
   valueType: 'int' | 'bigint';
 }
 
+/** What `estimateCount` found: a number and whether it is exact, an estimate or a lower bound. */
+export interface CountEstimate {
+  count: number;
+  kind: 'exact' | 'estimated' | 'lowerBound';
+}
+
+/** Runs a statement on the connection the list query reads through; answers the driver's result. */
+export type ListStatementRunner = (statement: Knex.QueryBuilder | Knex.Raw) => Promise<unknown>;
+
 /** SQL fragments use `?` placeholders for Knex's `whereRaw` / `orderByRaw`. */
 export interface ListQueryDialect {
   /** Quotes one identifier (a column or table name, no dots). */
@@ -122,6 +131,17 @@ export interface ListQueryDialect {
    * (release it with `knex.client.releaseConnection`), or undefined when any connection will do.
    */
   functionsConnection(knex: Knex): Promise<unknown>;
+  /**
+   * A cheap number for the rows of `rows` (a `SELECT 1 FROM ... WHERE ...`, no order or paging):
+   * the planner's estimate, or an exact count stopped past `threshold`. Undefined when the
+   * estimate is below `threshold`: the caller then counts exactly, which is then cheap.
+   */
+  estimateCount(
+    knex: Knex,
+    rows: Knex.QueryBuilder,
+    threshold: number,
+    run: ListStatementRunner,
+  ): Promise<CountEstimate | undefined>;
 }
 
 export interface Dialect extends ListQueryDialect {

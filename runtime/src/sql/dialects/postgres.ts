@@ -68,6 +68,16 @@ export const postgres: Dialect = {
   // A trigram GIN index on each searched column serves ILIKE '%term%' as it is.
   searchIndexed: () => undefined,
   functionsConnection: () => Promise.resolve(undefined),
+  // The planner's row estimate for the rows themselves (its statistics, `reltuples` for a table
+  // read whole): no row is read.
+  async estimateCount(knex, rows, threshold, run) {
+    const { sql, bindings } = rows.toSQL();
+    const result = (await run(knex.raw(`EXPLAIN (FORMAT JSON) ${sql}`, bindings))) as {
+      rows: { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[];
+    };
+    const estimate = Math.round(Number(result.rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0));
+    return estimate < threshold ? undefined : { count: estimate, kind: 'estimated' };
+  },
 
   // The "C" collation of the compared text is byte order already: a plain '=' is exact.
   whereExactly: (query, column, value) => query.where(column, value),

@@ -85,6 +85,20 @@ export const sqlite: Dialect = {
     return connection;
   },
 
+  // SQLite keeps no row estimate: an exact count that stops after `threshold + 1` rows, so past
+  // it the answer is a lower bound at the cost of reading that many.
+  async estimateCount(knex, rows, threshold, run) {
+    const bounded = knex.count({ total: '*' }).from(
+      rows
+        .clone()
+        .limit(threshold + 1)
+        .as('bounded'),
+    );
+    const [result] = (await run(bounded)) as { total: number }[];
+    const count = Number(result?.total ?? 0);
+    return { count, kind: count > threshold ? 'lowerBound' : 'exact' };
+  },
+
   // BINARY collation: '=' is byte for byte already.
   whereExactly: (query, column, value) => query.where(column, value),
   // The single writer already serialises a load-change-save.

@@ -1,0 +1,74 @@
+// Counting a list: `exact` (COUNT(*)), `estimated` (the database's estimate, exact below a
+// threshold) or `none`; and the client's choice of them by `Prefer: count=...` (RFC 7240).
+import type { Knex } from 'knex';
+import type { ListQueryDialect, ListStatementRunner } from '../sql/dialects/index.js';
+import { CountModes, type CountMode, type TotalItemCountKind } from './types.js';
+
+/** What a page says of the number of matching rows. */
+export interface Total {
+  count: number | null;
+  kind: TotalItemCountKind | null;
+}
+
+/** What the page query showed: how many rows it kept, whether one more exists, its offset. */
+export interface PageSeen {
+  rows: number;
+  more: boolean;
+  /** Undefined for a page chosen by cursor (its position is not known). */
+  offset: number | undefined;
+}
+
+/**
+ * The total for `mode`. Costs no query when the page shows where the list ends (a page by number
+ * that is partly filled, or an empty first page); otherwise one `COUNT(*)`, or for `estimated`
+ * the dialect's estimate (and a `COUNT(*)` only when that is below `threshold`).
+ */
+export async function countTotal(
+  mode: CountMode,
+  seen: PageSeen,
+  count: Knex.QueryBuilder,
+  context: { knex: Knex; dialect: ListQueryDialect; threshold: number; run: ListStatementRunner },
+): Promise<Total> {
+  if (mode === 'none') return { count: null, kind: null };
+  const { offset } = seen;
+  if (offset !== undefined && !seen.more && (seen.rows > 0 || offset === 0)) {
+    return { count: offset + seen.rows, kind: 'exact' };
+  }
+  if (mode === 'estimated') {
+    const { knex, dialect, threshold, run } = context;
+    const rows = count.clone().clearSelect().select(knex.raw('1'));
+    const estimate = await dialect.estimateCount(knex, rows, threshold, run);
+    if (estimate?.kind === 'exact') return estimate;
+    if (estimate) {
+      // Never fewer than the rows the page has already shown to exist.
+      const shown =
+        offset === undefined || seen.rows === 0 ? 0 : offset + seen.rows + (seen.more ? 1 : 0);
+      return { count: Math.max(estimate.count, shown), kind: estimate.kind };
+    }
+  }
+  const [result] = (await context.run(count)) as { total?: unknown }[];
+  return { count: Number(result?.total ?? 0), kind: 'exact' };
+}
+
+/**
+ * The count mode a `Prefer` header asks for (`Prefer: count=estimated`), if it names one this
+ * engine has; RFC 7240 has a server ignore a preference it does not know.
+ *
+ * @example
+ * preferredCount('return=minimal, count=none'); // 'none'
+ */
+export function preferredCount(
+  header: string | readonly string[] | undefined,
+): CountMode | undefined {
+  const values = typeof header === 'string' ? [header] : (header ?? []);
+  for (const preference of values.flatMap((value) => value.split(','))) {
+    const [token, value] = (preference.split(';')[0] ?? '').split('=');
+    if (token?.trim().toLowerCase() !== 'count' || value === undefined) continue;
+    const mode = value
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+    if ((CountModes as readonly string[]).includes(mode)) return mode as CountMode;
+  }
+  return undefined;
+}

@@ -1,0 +1,107 @@
+// Count modes on SQLite, PostgreSQL and MySQL/MariaDB, and their choice by `Prefer: count=...`
+// through listHandler, answered with `Preference-Applied`.
+import { expect } from 'chai';
+import express from 'express';
+import request from 'supertest';
+import {
+  defineListResource,
+  listHandler,
+  parseListQuery,
+  runListQuery,
+} from '@slicekit/runtime/list-query';
+import { allDialects, useDatabase } from '../../support/services.js';
+import { createDataset, itemDto, items } from './fixture.js';
+
+const ESTIMATE_OVER: Record<string, string> = {
+  sqlite: 'lowerBound', // an exact count stopped past the threshold
+  postgres: 'estimated',
+  mysql: 'estimated',
+};
+
+for (const dialect of allDialects) {
+  describe(`list count modes on ${dialect}`, function () {
+    this.timeout(60_000);
+    const db = useDatabase(dialect);
+    // The same list with a threshold the 60 rows are past.
+    const small = defineListResource({
+      table: 'lq_items',
+      dto: itemDto,
+      audited: true,
+      columns: {
+        meta: { json: 'meta' },
+        category: { relation: { table: 'lq_categories', localColumn: 'category_id' } },
+        tags: { collection: { table: 'lq_tags', foreignKey: 'item_id', column: 'value' } },
+        secret: { computed: true },
+      },
+      exactCountBelow: 10,
+    });
+    const query = (resource = items) => parseListQuery(resource, { pageSize: '5' });
+
+    before(() => createDataset(db.knex));
+
+    it('counts exactly by default while the list is small', async () => {
+      const page = await runListQuery(db.knex, items, query());
+      expect(page).to.include({ totalItemCount: 60, totalItemCountKind: 'exact', pageCount: 12 });
+    });
+
+    it('estimates past the threshold, and says what the number is', async () => {
+      const page = await runListQuery(db.knex, small, query(small));
+      expect(page.totalItemCountKind).to.equal(ESTIMATE_OVER[dialect]);
+      expect(page.totalItemCount).to.be.a('number').and.be.at.least(5);
+      if (dialect === 'sqlite') expect(page.totalItemCount).to.equal(11);
+    });
+
+    it('counts exactly or not at all when asked', async () => {
+      const exact = await runListQuery(db.knex, small, query(small), { count: 'exact' });
+      expect(exact).to.include({ totalItemCount: 60, totalItemCountKind: 'exact' });
+      const none = await runListQuery(db.knex, small, query(small), { count: 'none' });
+      expect(none).to.include({ totalItemCount: null, totalItemCountKind: null, pageCount: null });
+      expect(none).to.include({ hasNextPage: true });
+    });
+
+    it('counts exactly when the page shows where the list ends', async () => {
+      const last = parseListQuery(small, { pageSize: '7', pageNumber: '9' });
+      const page = await runListQuery(db.knex, small, last, { count: 'estimated' });
+      expect(page).to.include({ totalItemCount: 60, totalItemCountKind: 'exact' });
+    });
+  });
+}
+
+describe('list count preference', () => {
+  const db = useDatabase('sqlite');
+  const app = express();
+  app.get(
+    '/items',
+    listHandler(items, () => db.knex),
+  );
+
+  before(() => createDataset(db.knex));
+
+  it('answers the count the client prefers, saying so in Preference-Applied', async () => {
+    const none = await request(app).get('/items').set('Prefer', 'count=none').expect(200);
+    expect(none.headers['preference-applied']).to.equal('count=none');
+    expect(none.headers.vary).to.match(/prefer/i);
+    expect(none.body).to.include({ totalItemCount: null, totalItemCountKind: null });
+    const exact = await request(app)
+      .get('/items')
+      .set('Prefer', 'return=minimal, COUNT="exact"')
+      .expect(200);
+    expect(exact.headers['preference-applied']).to.equal('count=exact');
+    expect(exact.body).to.include({ totalItemCount: 60, totalItemCountKind: 'exact' });
+  });
+
+  it('ignores a count it does not know, as RFC 7240 asks', async () => {
+    const res = await request(app).get('/items').set('Prefer', 'count=planned').expect(200);
+    expect(res.headers['preference-applied']).to.equal(undefined);
+    expect(res.body.totalItemCount).to.equal(60);
+  });
+
+  it('answers a bad cursor with 400 problem+json', async () => {
+    const res = await request(app).get('/items?cursor=abc.def').expect(400);
+    expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+    expect(res.body).to.include({
+      code: 'list_query.cursor_invalid',
+      type: 'urn:slicekit:problem:invalid-list-cursor',
+    });
+  });
+});
