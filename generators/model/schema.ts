@@ -158,10 +158,7 @@ export const entitySpecSchema = {
             type: 'boolean',
             fix: 'use true for a field lists order by, or leave it out',
           },
-          filterable: {
-            type: 'boolean',
-            fix: 'use true for a field lists filter by, or leave it out',
-          },
+          filterable: { type: 'boolean', fix: 'use true for a field lists filter by, or omit it' },
           entity: { ...pascal, fix: 'name the referenced entity in PascalCase, e.g. Customer' },
           onDelete: { enum: ON_DELETE, fix: `use ${ON_DELETE.join(', ')}` },
           many: { type: 'boolean', fix: 'use true for a many-to-many, or leave it out' },
