@@ -19,10 +19,12 @@ import { KnexIdempotencyStore } from '../runtime/src/idempotency/stores/knex-sto
 import { RedisIdempotencyStore } from '../runtime/src/idempotency/stores/redis-store.js';
 import { conformanceKeyInfo } from '../runtime/src/testing/index.js';
 import { loadPair } from './paired.js';
+import { baselineCommit, loadBaseline } from './idempotency-baseline.js';
 import { serviceUrls, uniqueName, withDatabase } from '../test/support/services.js';
 import { TcpProxy } from '../test/runtime/stores/support/tcp-proxy.js';
 // Relative imports: `npm run bench:idempotency` runs without the slicekit-source condition.
 import {
+  addIdempotentKeyWithStore,
   requiredIdempotentKey,
   silentLogger,
   startApp,
@@ -35,6 +37,7 @@ import {
 import { addIdempotencyWithRedisStore } from '../runtime/src/idempotency/stores/redis.js';
 
 export type StoreKind = 'postgres' | 'mysql' | 'redis';
+const baselineKinds = ['postgres', 'mysql'] as const;
 export const storeKinds: readonly StoreKind[] = ['postgres', 'mysql', 'redis'];
 
 /**
@@ -242,6 +245,19 @@ async function serveStores(): Promise<void> {
     app.post('/orders', requiredIdempotentKey(), handler);
     ports[kind] = await listen(app);
   }
+  // The old pool-based stores of BENCH_BASELINE's commit, behind the same guard and handler.
+  const commit = baselineCommit();
+  if (commit) {
+    const baseline = await loadBaseline(commit);
+    for (const kind of baselineKinds) {
+      const app = express();
+      app.use(express.json());
+      addIdempotentKeyWithStore(app, (t) => baseline.make(kind, urls[kind], t), configure);
+      app.post('/orders', requiredIdempotentKey(), handler);
+      ports[`${kind}-old`] = await listen(app);
+    }
+    process.once('exit', () => baseline.remove());
+  }
   process.stdout.write(`${JSON.stringify({ ports })}\n`);
 }
 
@@ -281,6 +297,8 @@ export async function benchStores(
     const plainSamples: number[] = [];
     const ratios = new Map<StoreKind, number[]>(storeKinds.map((kind) => [kind, []]));
     const stored = new Map<StoreKind, number[]>(storeKinds.map((kind) => [kind, []]));
+    const oldSamples = new Map<string, number[]>(baselineKinds.map((kind) => [kind, []]));
+    const versusOld = new Map<string, number[]>(baselineKinds.map((kind) => [kind, []]));
     try {
       const ports = await servers.ports;
       const load = async (route: string, duration: number) => {
@@ -290,7 +308,8 @@ export async function benchStores(
         }
         return result.requests.average;
       };
-      for (const route of ['plain', ...storeKinds]) await load(route, 1); // warm-up
+      const old = baselineCommit() ? baselineKinds.map((kind) => `${kind}-old`) : [];
+      for (const route of ['plain', ...storeKinds, ...old]) await load(route, 1); // warm-up
       for (let round = 0; round < rounds; round++) {
         for (const kind of storeKinds) {
           const pair = await loadPair(
@@ -301,6 +320,18 @@ export async function benchStores(
           plainSamples.push(pair.plain);
           stored.get(kind)!.push(pair.guarded);
           ratios.get(kind)!.push(pair.guarded / pair.plain);
+        }
+        // With a baseline: each store on the app's Knex right beside the old pool-based one.
+        if (baselineCommit()) {
+          for (const kind of baselineKinds) {
+            const pair = await loadPair(
+              round,
+              () => load(`${kind}-old`, seconds),
+              () => load(kind, seconds),
+            );
+            oldSamples.get(kind)!.push(pair.plain);
+            versusOld.get(kind)!.push(pair.guarded / pair.plain);
+          }
         }
       }
     } finally {
@@ -316,6 +347,16 @@ export async function benchStores(
         ratio,
       });
       json[`${kind}_new_vs_plain`] = Number(ratio.toFixed(3));
+    }
+    for (const kind of baselineKinds) {
+      if (versusOld.get(kind)!.length === 0) continue;
+      const ratio = median(versusOld.get(kind)!);
+      rows.push({
+        route: `${kind}, old pool-based store (${baselineCommit()})`,
+        requestsPerSecond: median(oldSamples.get(kind)!),
+        ratio: median(oldSamples.get(kind)!) / median(plainSamples),
+      });
+      json[`${kind}_knex_vs_old`] = Number(ratio.toFixed(3));
     }
     for (const kind of storeKinds) {
       const trips = await countRoundTrips(kind, backends.get(kind)!.url);
@@ -341,6 +382,10 @@ export function printStoreRows(result: StoreBenchResult): void {
       'vs plain': row.ratio.toFixed(3),
     })),
   );
+  for (const kind of baselineKinds) {
+    const ratio = result.json[`${kind}_knex_vs_old`];
+    if (ratio !== undefined) console.log(`${kind}: Knex store / old pool-based store ${ratio}`);
+  }
   console.table(
     storeKinds.map((kind) => ({
       store: kind,

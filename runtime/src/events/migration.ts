@@ -75,9 +75,14 @@ export function outboxMigration(options: OutboxTableOptions = {}): KnexMigration
  */
 export function outboxEventIdMigration(options: OutboxTableOptions = {}): KnexMigration {
   const table = options.table ?? DEFAULT_OUTBOX_TABLE;
+  // One question at a time: a migration's `knex` is a transaction, one connection, which takes
+  // one query at a time (node-postgres would queue the others, and warns that it will stop).
   const presence = async (knex: Knex) => {
-    const found = await Promise.all(eventColumns.map((c) => knex.schema.hasColumn(table, c)));
-    return eventColumns.filter((_, i) => found[i]);
+    const found: string[] = [];
+    for (const column of eventColumns) {
+      if (await knex.schema.hasColumn(table, column)) found.push(column);
+    }
+    return found;
   };
   return {
     async up(knex) {

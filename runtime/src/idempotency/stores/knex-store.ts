@@ -56,26 +56,28 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
   }
 
   /**
-   * Sends one statement through Knex: its pool, its acquire and statement timeouts. A deadlock
-   * victim (MySQL) is sent again: the statement was rolled back and is safe to repeat.
+   * Sends one statement through Knex: its pool, its acquire and statement timeouts. A statement
+   * with a name is prepared under it (PostgreSQL), so each connection parses and plans it once.
+   * A deadlock victim (MySQL) is sent again: the statement was rolled back and is safe to repeat.
    */
-  private async raw({ sql, bindings }: BoundSql): Promise<unknown> {
+  private readonly raw = async ({ sql, bindings, name }: BoundSql): Promise<unknown> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.knex.raw(sql, bindings as Knex.RawBinding[]);
+        const query = this.knex.raw(sql, bindings as Knex.RawBinding[]);
+        return await (name === undefined ? query : query.options({ name }));
       } catch (error) {
         if (this.keyTable.retryable(error) && attempt < 5) continue;
         throw error;
       }
     }
-  }
+  };
 
   /**
    * The races are drawn at the dialects' `reserve` (sql/dialects/key-table.ts): the statement
    * answers the rows holding the key, or that the key is ours, or that it must be read.
    */
   protected async insertIfAbsent(key: string, p: NewRecord): Promise<StoredRecord | undefined> {
-    const reserved = await this.keyTable.reserve(this.knex, this.table, { key, ...p });
+    const reserved = await this.keyTable.reserve(this.raw, this.table, { key, ...p });
     if (reserved === 'reserved') return p;
     // Both can answer when the old row was deleted while we inserted: ours wins.
     const rows = (reserved ??

@@ -1,45 +1,24 @@
 // The idempotency key table on PostgreSQL and MySQL/MariaDB: its DDL (the migrations') and the
 // statements the Knex-backed store sends, each as SQL with its bindings in the dialect's order.
 // SQLite has none: there the keys stay in the process.
-import type { Knex } from 'knex';
+import {
+  COLUMNS,
+  fenced,
+  perTable,
+  preparedName,
+  type BoundSql,
+  type FencedStatements,
+  type ReservationValues,
+  type SendSql,
+} from './key-statements.js';
+
+export type { BoundSql, CompletionValues, ReservationValues, SendSql } from './key-statements.js';
 
 /** Columns the key table gained after its first release, oldest first: nullable text each. */
 export const KEY_TABLE_ADDED_COLUMNS = ['fingerprint', 'response_headers'] as const;
 
-const COLUMNS =
-  'status_code, body, content_type, created_at_ms, expires_at_ms, reservation, fingerprint, response_headers';
-
-/** One statement and its bindings. */
-export interface BoundSql {
-  sql: string;
-  bindings: unknown[];
-}
-
-/** A new in-flight record. */
-export interface ReservationValues {
-  key: string;
-  statusCode: number;
-  createdAtMs: number;
-  expiresAtMs: number;
-  reservation: string;
-  fingerprint: string | null;
-}
-
-/** A completed response, written only by the holder of `reservation`. */
-export interface CompletionValues {
-  key: string;
-  reservation: string;
-  inFlightStatus: number;
-  statusCode: number;
-  body: unknown;
-  contentType: string;
-  createdAtMs: number;
-  expiresAtMs: number;
-  headers: string | null;
-}
-
 /** The key table's statements on one database, for one table. */
-export interface KeyTableStatements {
+export interface KeyTableStatements extends FencedStatements {
   createTable(table: string): string[];
   dropTable(table: string): string;
   /** Adds the columns an older table lacks; run each tolerating `nothingToChange`. */
@@ -55,16 +34,10 @@ export interface KeyTableStatements {
    * without a read; undefined when the key is taken and must be read with `select`.
    */
   reserve(
-    knex: Knex,
+    send: SendSql,
     table: string,
     values: ReservationValues,
   ): Promise<unknown[] | 'reserved' | undefined>;
-  select(table: string, key: string): BoundSql;
-  /** Take over an expired row only if nobody did since we read it (same old token). */
-  reclaim(table: string, values: ReservationValues, expiredReservation: string): BoundSql;
-  /** Fenced completion: only the holder of the current in-flight reservation writes. */
-  complete(table: string, values: CompletionValues): BoundSql;
-  release(table: string, key: string, reservation: string, inFlightStatus: number): BoundSql;
   purgeBatch(table: string, nowMs: number, limit: number): BoundSql;
   /** Rows a statement's result says it changed. */
   changedRows(result: unknown): number;
@@ -83,59 +56,23 @@ function quoteParts(identifier: string, mark: string): string {
     .join('.');
 }
 
-/** The statements that read, take over, complete and release one key: alike but for quoting. */
-function fenced(
-  quote: (table: string) => string,
-): Pick<KeyTableStatements, 'select' | 'reclaim' | 'complete' | 'release'> {
-  return {
-    select: (table, key) => ({
-      sql: `SELECT ${COLUMNS} FROM ${quote(table)} WHERE storage_key = ?`,
-      bindings: [key],
-    }),
-    reclaim: (table, v, expired) => ({
-      sql: `UPDATE ${quote(table)}
-  SET status_code = ?, body = NULL, content_type = '', created_at_ms = ?, expires_at_ms = ?, reservation = ?,
-    fingerprint = ?, response_headers = NULL
-  WHERE storage_key = ? AND reservation = ? AND expires_at_ms <= ?`,
-      bindings: [
-        v.statusCode,
-        v.createdAtMs,
-        v.expiresAtMs,
-        v.reservation,
-        v.fingerprint,
-        v.key,
-        expired,
-        v.createdAtMs,
-      ],
-    }),
-    complete: (table, v) => ({
-      sql: `UPDATE ${quote(table)}
-  SET status_code = ?, body = ?, content_type = ?, created_at_ms = ?, expires_at_ms = ?,
-    response_headers = ?
-  WHERE storage_key = ? AND reservation = ? AND status_code = ?`,
-      bindings: [
-        v.statusCode,
-        v.body,
-        v.contentType,
-        v.createdAtMs,
-        v.expiresAtMs,
-        v.headers,
-        v.key,
-        v.reservation,
-        v.inFlightStatus,
-      ],
-    }),
-    release: (table, key, reservation, inFlight) => ({
-      sql: `DELETE FROM ${quote(table)} WHERE storage_key = ? AND reservation = ? AND status_code = ?`,
-      bindings: [key, reservation, inFlight],
-    }),
-  };
-}
-
 const pq = (table: string) => quoteParts(table, '"');
 /** Index names are unqualified in PostgreSQL: the index lives in its table's schema. */
 const indexName = (table: string) =>
   `"${`${table.split('.').pop() ?? table}_expires_at_ms_idx`.slice(0, 63)}"`;
+
+const postgresReserve = perTable((table) => {
+  const sql = `WITH inserted AS (
+  INSERT INTO ${pq(table)} (storage_key, ${COLUMNS})
+  VALUES (?, ?, NULL, '', ?, ?, ?, ?, NULL)
+  ON CONFLICT (storage_key) DO NOTHING
+  RETURNING ${COLUMNS}
+)
+SELECT ${COLUMNS} FROM inserted
+UNION ALL
+SELECT ${COLUMNS} FROM ${pq(table)} WHERE storage_key = ?`;
+  return { sql, name: preparedName(sql) };
+});
 
 export const postgresKeyTable: KeyTableStatements = {
   /**
@@ -170,23 +107,22 @@ export const postgresKeyTable: KeyTableStatements = {
     `SELECT ${KEY_TABLE_ADDED_COLUMNS.join(', ')} FROM ${pq(table)} WHERE false`,
   // Reserve or read, one statement. Both branches can answer when the old row was deleted while
   // we inserted: the caller picks ours.
-  async reserve(knex, table, v) {
-    const t = pq(table);
-    const result = await knex.raw(
-      `WITH inserted AS (
-  INSERT INTO ${t} (storage_key, ${COLUMNS})
-  VALUES (?, ?, NULL, '', ?, ?, ?, ?, NULL)
-  ON CONFLICT (storage_key) DO NOTHING
-  RETURNING ${COLUMNS}
-)
-SELECT ${COLUMNS} FROM inserted
-UNION ALL
-SELECT ${COLUMNS} FROM ${t} WHERE storage_key = ?`,
-      [v.key, v.statusCode, v.createdAtMs, v.expiresAtMs, v.reservation, v.fingerprint, v.key],
-    );
+  async reserve(send, table, v) {
+    const result = await send({
+      ...postgresReserve(table),
+      bindings: [
+        v.key,
+        v.statusCode,
+        v.createdAtMs,
+        v.expiresAtMs,
+        v.reservation,
+        v.fingerprint,
+        v.key,
+      ],
+    });
     return (result as { rows: unknown[] }).rows;
   },
-  ...fenced(pq),
+  ...fenced(pq, true),
   /** SKIP LOCKED: a purge never waits behind (or blocks) a request working on a row. */
   purgeBatch: (table, nowMs, limit) => ({
     sql: `DELETE FROM ${pq(table)} WHERE storage_key IN (
@@ -207,6 +143,11 @@ const ER_CANT_DROP_FIELD_OR_KEY = 1091;
 const ER_LOCK_DEADLOCK = 1213;
 const ER_LOCK_WAIT_TIMEOUT = 1205;
 const ER_DUP_ENTRY = 1062;
+
+const mysqlReserve = perTable(
+  (table) =>
+    `INSERT INTO ${mq(table)} (storage_key, ${COLUMNS}) VALUES (?, ?, NULL, '', ?, ?, ?, ?, NULL)`,
+);
 
 export const mysqlKeyTable: KeyTableStatements = {
   /**
@@ -247,19 +188,19 @@ export const mysqlKeyTable: KeyTableStatements = {
    *   A: INSERT -> inserts A's placeholder, holding the key's index record lock: A's, no read
    *   B: INSERT -> waits on that lock, then fails with ER_DUP_ENTRY; SELECT reads A's token
    */
-  async reserve(knex, table, v) {
+  async reserve(send, table, v) {
     try {
-      await knex.raw(
-        `INSERT INTO ${mq(table)} (storage_key, ${COLUMNS}) VALUES (?, ?, NULL, '', ?, ?, ?, ?, NULL)`,
-        [v.key, v.statusCode, v.createdAtMs, v.expiresAtMs, v.reservation, v.fingerprint],
-      );
+      await send({
+        sql: mysqlReserve(table),
+        bindings: [v.key, v.statusCode, v.createdAtMs, v.expiresAtMs, v.reservation, v.fingerprint],
+      });
       return 'reserved';
     } catch (error) {
       if (errnoOf(error) !== ER_DUP_ENTRY) throw error;
       return undefined;
     }
   },
-  ...fenced(mq),
+  ...fenced(mq, false),
   /** Single-table DELETE ... LIMIT keeps each purge statement short. */
   purgeBatch: (table, nowMs, limit) => ({
     sql: `DELETE FROM ${mq(table)} WHERE expires_at_ms <= ? LIMIT ?`,
