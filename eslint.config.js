@@ -3,7 +3,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.demo/**', '.work/**', '.bench-cache/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.demo/**',
+      '.work/**',
+      '.bench-cache/**',
+      'bench/http-nest/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

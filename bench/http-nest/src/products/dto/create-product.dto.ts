@@ -1,0 +1,4 @@
+export class CreateProductDto {
+  name: string;
+  price: number;
+}
