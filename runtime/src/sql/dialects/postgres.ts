@@ -7,6 +7,7 @@ import { postgresKeyTable } from './key-table.js';
 import {
   afterCreate,
   claimSkippingLocked,
+  insertReturning,
   codeOf,
   dropOnServer,
   marks,
@@ -69,6 +70,7 @@ export const postgres: Dialect = {
   lockRows: (query) => query.forUpdate(),
   insertMissing: (insert) => insert.ignore(),
   claim: claimSkippingLocked,
+  insertReturningIds: insertReturning,
 
   sequences: {
     async ensure(knex, sequences) {
