@@ -1,7 +1,7 @@
 // The app's structured logger: pino, one JSON object per line on stdout. Logged errors never
 // carry row values: a database error is logged by its codes and the statement with placeholders
 // (@slicekit/runtime/logging, docs/reliability.md).
-import { pino, type DestinationStream, type Logger } from 'pino';
+import { destination as stdoutDestination, pino, type DestinationStream, type Logger } from 'pino';
 import { safeLoggerOptions } from '@slicekit/runtime/logging';
 import { logLevel } from './config.js';
 
@@ -15,5 +15,5 @@ export type { Logger };
  */
 export function createLogger(level: string = logLevel, destination?: DestinationStream): Logger {
   const options = { level, ...safeLoggerOptions() };
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+  return pino(options, destination ?? stdoutDestination({ dest: 1, sync: false }));
 }
