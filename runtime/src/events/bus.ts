@@ -223,6 +223,8 @@ export class EventBus<Events extends object = EventMap> {
           }
           total[await attemptDelivery(this.context, next.row, next.token)] += 1;
         }
+        // Rows recorded for the claim while memory was full: claimed now that the queue is empty.
+        if (!this.halting && this.local.overflowWaiting()) this.rerun = true;
         if (!this.rerun && !this.halting && this.wanted.flush) {
           this.wanted.flush = false;
           await this.delivered.flush();

@@ -79,6 +79,11 @@ export class LocalEvents {
     this.closeOutlet = openOutlet(knex, outlet);
   }
 
+  /** True while rows recorded for the poller (the queue was full) wait and the queue is empty. */
+  overflowWaiting(): boolean {
+    return this.overflowed && this.queue.length === 0;
+  }
+
   /** True once, after rows were recorded for the poller while the queue was full. */
   takeOverflow(): boolean {
     const overflowed = this.overflowed && this.queue.length === 0;

@@ -163,6 +163,29 @@ describeEachDatabase('event bus delivering its own events', (db) => {
     }
   });
 
+  it('keeps at most twenty batches in memory: later events wait in the outbox, then all arrive once', async () => {
+    const bus = newBus(db.knex, { batchSize: 1 });
+    let resolveGate!: () => void;
+    const gate = new Promise<void>((resolve) => (resolveGate = resolve));
+    const seen: number[] = [];
+    bus.on('ThingCreated', async (event) => {
+      await gate;
+      seen.push(event.payload.n);
+    });
+    await bus.start();
+    for (let n = 0; n < 25; n++) await record(n);
+    const waiting = (await db.knex(table).whereNull('claim_token').count({ c: '*' })) as {
+      c: unknown;
+    }[];
+    // The first is in flight, twenty wait in memory, the rest are due for a claim.
+    expect(Number(waiting[0]!.c)).to.equal(4);
+    resolveGate();
+    for (let i = 0; i < 300 && seen.length < 25; i++) await sleep(10);
+    await bus.dispatchPending();
+    expect([...seen].sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 25 }, (_, n) => n));
+    expect(seen).to.have.length(25);
+  });
+
   it('hands back events committed after stop(), due at once for the next start', async () => {
     const bus = newBus(db.knex);
     await bus.start();
