@@ -94,7 +94,7 @@ async function prepare(
   db: apps.Db,
   variant: Variant,
 ): Promise<{ database: string; url: string; ids: string[] }> {
-  const database = `http_bench_${variant}`;
+  const database = `${process.env.BENCH_DB_PREFIX ?? 'http_bench'}_${variant}`;
   const url = await apps.freshDatabase(db, database);
   await (await starters.slicekit(url)).stop();
   await apps.seedProducts(db, url, ROWS);

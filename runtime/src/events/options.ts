@@ -40,7 +40,7 @@ export interface EventBusOptions {
   maxPollIntervalMs?: number;
   /**
    * How long delivered events wait to be marked `dispatched` together, in one statement (sooner
-   * once `batchSize` are waiting). A crash in between delivers them again. @default 20
+   * once `batchSize` are waiting). A crash in between delivers them again. @default 100
    */
   settleDelayMs?: number;
   /** Events claimed per round trip. @default 50 */
@@ -68,7 +68,7 @@ export const eventBusDefaults = {
   leaseMs: 60_000,
   pollIntervalMs: 1000,
   maxPollIntervalMs: 30_000,
-  settleDelayMs: 20,
+  settleDelayMs: 100,
   batchSize: 50,
   maxRelayRetryDelayMs: 10_000,
 } as const;
