@@ -145,8 +145,12 @@ export async function startServer(
     // The request log (on by default) goes nowhere: it is work the app does, not output to keep.
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  // A bench that fails or is interrupted leaves no server behind.
+  const orphan = () => child.kill('SIGKILL');
+  process.once('exit', orphan);
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
+    process.off('exit', orphan);
     if (child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');

@@ -39,7 +39,8 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
   requests: { setupRequest: (request: LoadRequest) => LoadRequest }[];
 }) => Promise<LoadResult>;
 
-const json = { 'content-type': 'application/json' };
+// A new object per request: autocannon writes its content-length into the headers it is given.
+const json = () => ({ 'content-type': 'application/json' });
 const pick = (ids: string[]) => ids[Math.floor(Math.random() * ids.length)]!;
 // Two decimals written as such: `1 + 0.07` would send 1.0700000000000001, which the generated
 // app refuses (400) as not a multiple of 0.01.
@@ -74,7 +75,7 @@ export const routes: Route[] = [
     request: () => ({
       method: 'POST',
       path: '/v1/products',
-      headers: json,
+      headers: json(),
       body: JSON.stringify({ name: 'Benchmark product', price: 9.99 }),
     }),
   },
@@ -84,7 +85,7 @@ export const routes: Route[] = [
     request: (app) => ({
       method: 'PUT',
       path: `/v1/products/${pick(app.hot)}`,
-      headers: json,
+      headers: json(),
       body: price(),
     }),
   },
@@ -94,7 +95,7 @@ export const routes: Route[] = [
     request: (app) => ({
       method: 'POST',
       path: `/v1/products/${pick(app.hot)}/approval`,
-      headers: json,
+      headers: json(),
       body: JSON.stringify({ byUser: 'bench' }),
     }),
   },
@@ -111,7 +112,7 @@ export const idempotentCreate: Route = {
   label: 'POST create, new X-Idempotency-Key',
   request: (app) => {
     const plain = routes.find((route) => route.name === 'create')!.request(app);
-    return { ...plain, headers: { ...json, 'x-idempotency-key': randomUUID() } };
+    return { ...plain, headers: { ...json(), 'x-idempotency-key': randomUUID() } };
   },
 };
 

@@ -283,4 +283,6 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(summary));
 }
 
+process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
 await main();
