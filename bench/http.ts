@@ -9,6 +9,7 @@
 //
 //   npm run bench:http
 //   BENCH_ROUNDS=3 BENCH_DURATION=10 BENCH_CONNECTIONS=10 BENCH_ROWS=100000 BENCH_DBS=pg,mysql
+//   BENCH_DB_PREFIX=http_bench (its databases are <prefix>_slicekit, <prefix>_floor...)
 //
 // The last line printed is one JSON object: `<db>_<route>_vs_floor` and `<db>_<route>_vs_nest`
 // (requests/s ratios, medians of the rounds), `pg_create_idempotent_vs_floor`, and
@@ -94,7 +95,7 @@ async function prepare(
   db: apps.Db,
   variant: Variant,
 ): Promise<{ database: string; url: string; ids: string[] }> {
-  const database = `http_bench_${variant}`;
+  const database = `${process.env.BENCH_DB_PREFIX ?? 'http_bench'}_${variant}`;
   const url = await apps.freshDatabase(db, database);
   await (await starters.slicekit(url)).stop();
   await apps.seedProducts(db, url, ROWS);

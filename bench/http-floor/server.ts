@@ -57,9 +57,11 @@ const byId = (db: Knex | Knex.Transaction, id: string) => own(db).where('id', id
 
 function outbox(trx: Knex.Transaction, [name, id, payload]: [string, string, object]) {
   const now = Date.now();
-  return trx('slicekit_outbox').insert({
-    attempts: 0,
-    available_at: now,
+  // Leased, with its id read back, as the generated app records an event its own bus delivers.
+  const row = {
+    attempts: 1,
+    available_at: now + 60_000,
+    claim_token: leaseToken,
     entity: 'Product',
     entity_id: id,
     event_id: randomUUID(),
@@ -68,8 +70,12 @@ function outbox(trx: Knex.Transaction, [name, id, payload]: [string, string, obj
     payload: JSON.stringify(payload),
     status: 'pending',
     traceparent: null,
-  });
+  };
+  return mysql
+    ? trx('slicekit_outbox').insert(row)
+    : trx('slicekit_outbox').insert(row, ['id', 'event_id']);
 }
+const leaseToken = randomUUID();
 
 const validPrice = (price: unknown): price is number => typeof price === 'number' && price >= 0.01;
 

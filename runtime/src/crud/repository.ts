@@ -66,12 +66,14 @@ export async function loadRow(
   id: string,
   caller: Caller | string = '',
 ): Promise<Row> {
-  return findRow(db, table, id, asCaller(caller).principal, false);
+  return findRow(db, table, id, asCaller(caller).principal, false, true);
 }
 
 /**
  * The row of `id` among `principal`'s, locked until the transaction `db` ends when `lock` is set
- * (`SELECT ... FOR UPDATE` on PostgreSQL and MySQL; SQLite's single writer already serialises).
+ * (`SELECT ... FOR UPDATE` on PostgreSQL and MySQL; SQLite's single writer already serialises),
+ * carrying its entity tag when `tagged` (a row answered to the caller: the tag is computed once
+ * per response, and not for a row only changed).
  */
 async function findRow(
   db: Db,
@@ -79,13 +81,14 @@ async function findRow(
   id: string,
   principal: string,
   lock: boolean,
+  tagged: boolean,
 ): Promise<Row> {
   const key = checkId(table, id);
   const query = visibleRows(db, table, principal).where(table.idColumn, key);
   if (lock) dialectFor(db).lockRows(query);
   const row = (await query.first()) as Row | undefined;
   if (!row) throw notFound(table.entityName, id);
-  return withEntityTag(row, table.entityTag(row));
+  return tagged ? withEntityTag(row, table.entityTag(row)) : row;
 }
 
 /** Refuses the change of `row` when the caller's `If-Match` does not match its entity tag (412). */
@@ -95,6 +98,7 @@ function checkPrecondition(
   row: Row,
   caller: Caller,
 ): void {
+  // Computed only when asked: a change without `If-Match` digests the row it answers with alone.
   if (caller.ifMatch !== undefined && !ifMatchHolds(caller.ifMatch, table.entityTag(row))) {
     throw preconditionFailed(table.entityName, id);
   }
@@ -108,7 +112,10 @@ export async function loadEntity<E>(
   caller: Caller | string = '',
 ): Promise<E> {
   const any = table as EntityTable<unknown>;
-  const entity = table.fromRow(await loadRow(db, any, id, caller));
+  // The entity carries no tag: nothing sends it as it is.
+  const entity = table.fromRow(
+    await findRow(db, any, id, asCaller(caller).principal, false, false),
+  );
   await loadLinks(db, any, entity as Row, checkId(any, id));
   return entity;
 }
@@ -157,7 +164,7 @@ export async function insertEntity<E>(
         await checkReferences(trx, any, values, target, principal);
         await trx(table.table).insert(values);
         await saveLinks(trx, any, target, id);
-        const row = await findRow(trx, any, id, principal, false);
+        const row = await findRow(trx, any, id, principal, false, true);
         const events = eventsOf(any);
         if (events) await recordEvents(trx, createdEvents(events, any.fromRow(row) as Row));
         return row;
@@ -195,7 +202,7 @@ export async function changeEntity<E>(
   return refusingDuplicates(knex, any, id, values, () =>
     refusingBrokenReferences(knex, any, references, () =>
       transactionWithRetry(knex, async (trx) => {
-        const stored = await findRow(trx, any, id, who.principal, true);
+        const stored = await findRow(trx, any, id, who.principal, true, false);
         checkPrecondition(any, id, stored, who);
         const entity = table.fromRow(stored);
         const target = entity as Row;
@@ -219,7 +226,7 @@ export async function changeEntity<E>(
           .where(table.idColumn, checkId(any, id))
           .update(values);
         await saveLinks(trx, any, target, checkId(any, id), links);
-        const row = await findRow(trx, any, id, who.principal, false);
+        const row = await findRow(trx, any, id, who.principal, false, true);
         const events = eventsOf(any);
         if (events) {
           const before = any.fromRow(stored) as Row;
@@ -254,7 +261,7 @@ export async function deleteEntity(
   }
   await refusingBrokenReferences(knex, table, { deleting: key }, () =>
     transactionWithRetry(knex, async (trx) => {
-      checkPrecondition(table, id, await findRow(trx, table, id, who.principal, true), who);
+      checkPrecondition(table, id, await findRow(trx, table, id, who.principal, true, false), who);
       if (rules) await applyDeleteRules(trx, table, [key]);
       await visibleRows(trx, table, who.principal).where(table.idColumn, key).delete();
     }),

@@ -1,6 +1,6 @@
 // `defineEntityTable`: how an entity class is stored, property by property, so the repository
 // helpers can turn a row into an entity and back the same way on PostgreSQL, MySQL and SQLite.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { EntityEvents, EventDeclaration } from '../events/declared.js';
 import { FIELD_KINDS, fieldKinds, isFieldKind, type FieldKind } from '../fields/kinds.js';
 import { snakeCase } from '../sql/names.js';
@@ -260,9 +260,10 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
     },
     entityTag(row) {
       // Values as read back (decimals as numbers, date-times as instants), so the same stored
-      // row gives the same tag on every load, whatever the driver hands over.
+      // row gives the same tag on every load, whatever the driver hands over. SHA-1 in one call:
+      // the tag tells stored versions of a row apart, it protects no secret (docs/generated-code.md).
       const values = fields.map((f) => read(f.kind, row[f.column]));
-      return `"${createHash('sha256').update(JSON.stringify(values)).digest('base64url').slice(0, 22)}"`;
+      return `"${hash('sha1', JSON.stringify(values), 'base64url').slice(0, 22)}"`;
     },
   };
   recordReferences(defined as EntityTable<unknown>);

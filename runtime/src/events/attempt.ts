@@ -4,13 +4,8 @@ import { safeError } from '../logging/safe-error.js';
 import type { OutboxRow } from './claim.js';
 import { retryDelay, type ResolvedEventBusOptions } from './options.js';
 import type { RelayGate } from './relay-gate.js';
-import {
-  settleAwaitingRelay,
-  settleDelivered,
-  settleFailed,
-  settleRefused,
-  settleRelayed,
-} from './settle.js';
+import { settleAwaitingRelay, settleFailed, settleRefused, settleRelayed } from './settle.js';
+import type { DeliveredRows } from './delivered.js';
 import type { OutboxEvent } from './types.js';
 
 /** How an attempt ended, as counted in a `DispatchSummary`. */
@@ -21,6 +16,8 @@ export interface AttemptContext {
   gate: RelayGate | undefined;
   /** Runs every subscriber of the event; resolves to the first error, or undefined. */
   deliver(event: OutboxEvent): Promise<unknown>;
+  /** Where delivered rows wait to be marked, many in one statement. */
+  delivered: DeliveredRows;
 }
 
 export function toEvent(row: OutboxRow): OutboxEvent {
@@ -46,7 +43,7 @@ export function toEvent(row: OutboxRow): OutboxEvent {
  * long the outage.
  */
 export async function attemptDelivery(
-  { options, gate, deliver }: AttemptContext,
+  { options, gate, deliver, delivered }: AttemptContext,
   row: OutboxRow,
   token: string,
 ): Promise<Outcome> {
@@ -78,7 +75,7 @@ export async function attemptDelivery(
     if (!needsHandlers && relayedAt !== undefined) {
       await settleRelayed(knex, table, event.id, token, relayedAt);
     } else {
-      await settleDelivered(knex, table, event.id, token, { handledAt, relayedAt });
+      delivered.add(row.id, token, { handledAt, relayedAt });
     }
     return 'delivered';
   }

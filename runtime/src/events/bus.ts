@@ -1,43 +1,46 @@
 // `EventBus`: typed subscribers by event name, fed from the outbox after commit, at least once.
 import { safeError } from '../logging/safe-error.js';
-import { onEventsCommitted } from './after-commit.js';
-import { attemptDelivery } from './attempt.js';
-import { claimDue, probeOutbox, releaseClaim, renewClaim } from './claim.js';
+import { attemptDelivery, type AttemptContext } from './attempt.js';
+import { deliverClaimed } from './claimed.js';
+import { probeOutbox } from './claim.js';
+import { DeliveredRows } from './delivered.js';
+import { LocalEvents } from './local.js';
 import {
   resolveEventBusOptions,
   type EventBusOptions,
   type ResolvedEventBusOptions,
 } from './options.js';
+import { Poller } from './poll.js';
 import { RelayGate } from './relay-gate.js';
 import type { EventRelay } from './relay.js';
-import type { EventMap, OutboxEvent } from './types.js';
+import type { DispatchSummary, EventMap, OutboxEvent } from './types.js';
 
 export type EventHandler<Name extends string = string, Payload = unknown> = (
   event: OutboxEvent<Name, Payload>,
 ) => void | Promise<void>;
 
-/** What one `dispatchPending()` call did. */
-export interface DispatchSummary {
-  /** Events every subscriber accepted. */
-  delivered: number;
-  /** Events a subscriber threw on or the broker refused, scheduled for another attempt. */
-  retried: number;
-  /** Events that used their last attempt and are now `failed`. */
-  failed: number;
-  /** Events left pending for the broker (it is out), attempts not used up. */
-  awaitingBroker: number;
+const emptySummary = (): DispatchSummary => ({
+  delivered: 0,
+  retried: 0,
+  failed: 0,
+  awaitingBroker: 0,
+});
+function addUp(total: DispatchSummary, part: DispatchSummary): void {
+  total.delivered += part.delivered;
+  total.retried += part.retried;
+  total.failed += part.failed;
+  total.awaitingBroker += part.awaitingBroker;
 }
-
-/** A claim is renewed once a tenth of its lease has passed since it was taken or last renewed. */
-const renewEvery = 10;
 
 /**
  * Delivers outbox events to in-process subscribers and, given a `relay`, to a broker (each event
- * delivered once both are done; docs/events.md#relaying-to-a-broker). `start()` checks the outbox and returns; in
- * the background the bus then delivers what is pending (events committed before a crash or a
- * restart), delivers each transaction's events right after it commits, and polls for retries and
- * for events other processes recorded. One pass runs at a time, so this process delivers in
- * recording order: an event recorded while the backlog is worked through comes after it.
+ * delivered once both are done; docs/events.md#relaying-to-a-broker). `start()` checks the outbox
+ * and returns; in the background the bus then delivers what is pending (events committed before a
+ * crash or a restart), delivers the events this process records right after their commit, from
+ * memory (they are recorded leased to it), marks them delivered in batches, and polls, backing off
+ * while nothing is pending, for retries and for events no running bus of this process recorded.
+ * One pass runs at a time, so this process delivers in recording order: an event recorded while
+ * the backlog is worked through comes after it.
  *
  * @example
  * interface AppEvents { ProductCreated: { id: string; name: string; price: number } }
@@ -48,22 +51,47 @@ const renewEvery = 10;
 export class EventBus<Events extends object = EventMap> {
   private readonly options: ResolvedEventBusOptions;
   private readonly handlers = new Map<string, EventHandler[]>();
-  private timer: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
   /** Set from `start()` until `stop()`; a start whose run was replaced meanwhile gives up. */
   private run: object | undefined;
   private stopping: Promise<void> | undefined;
   private running: Promise<DispatchSummary> | undefined;
   private rerun = false;
+  /** What the next pass must do beyond the local queue: claim due rows, mark delivered ones. */
+  private wanted = { claim: false, flush: false };
   /** Set by `stop()`: the pass in progress ends after the event in flight. */
   private halting = false;
   /** Publishes through the relay, when there is one, pausing while the broker is out. */
   private readonly gate: RelayGate | undefined;
   private stopRelayListener: (() => void) | undefined;
+  private readonly local: LocalEvents;
+  private readonly delivered: DeliveredRows;
+  private readonly poller: Poller;
+  private readonly context: AttemptContext;
 
   constructor(options: EventBusOptions) {
     this.options = resolveEventBusOptions(options);
+    const { knex, table, leaseMs, batchSize, settleDelayMs, logger } = this.options;
     this.gate = this.options.relay && new RelayGate(this.options.relay, this.options);
+    this.local = new LocalEvents({ knex, table, leaseMs, capacity: batchSize * 20 }, (claim) =>
+      this.kick(claim),
+    );
+    this.delivered = new DeliveredRows({ knex, table, delayMs: settleDelayMs, batchSize, logger });
+    this.poller = new Poller(
+      {
+        knex,
+        table,
+        minMs: this.options.pollIntervalMs,
+        maxMs: this.options.maxPollIntervalMs,
+        logger,
+      },
+      () => this.pass({ claim: true }),
+    );
+    this.context = {
+      options: this.options,
+      gate: this.gate,
+      deliver: this.deliver.bind(this),
+      delivered: this.delivered,
+    };
   }
 
   /** The broker relay every event also goes to, when one was given. */
@@ -112,44 +140,44 @@ export class EventBus<Events extends object = EventMap> {
     this.stopRelayListener = relay?.onReady(() => {
       // Back from an outage: the backlog goes out now, not when the back-off ends.
       this.gate?.reopen();
-      if (this.run) this.kick();
+      if (this.run) this.kick(true);
     });
-    this.unsubscribe = onEventsCommitted(this.options.knex, () => this.kick());
-    this.timer = setInterval(() => this.kick(), this.options.pollIntervalMs);
-    // A timer alone must not keep a finished process (a CLI, a test run) alive.
-    this.timer.unref();
-    this.kick();
+    this.local.open();
+    this.poller.start();
+    this.kick(true);
   }
 
   /**
    * Stops polling and waits for the delivery in flight, if any. Events the bus had claimed but not
-   * yet handed to a subscriber are released, due at once for the next start or another process.
+   * yet handed to a subscriber are released, due at once for the next start or another process;
+   * delivered ones are marked.
    */
   stop(): Promise<void> {
     const wasRunning = this.run !== undefined;
     this.run = undefined;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
+    // Events committed from now on are handed back at once, due for whoever runs next.
+    this.local.close();
+    this.poller.stop();
     this.stopRelayListener?.();
     this.stopRelayListener = undefined;
     this.rerun = false;
-    // The relay closes after the publish in flight has settled its row.
-    const closeRelay = async () => {
+    if (this.running) this.halting = true;
+    const settle = async () => {
+      await (this.running ?? Promise.resolve()).then(
+        () => undefined,
+        () => undefined,
+      );
+      await this.local.release().catch((error: unknown) => {
+        this.options.logger?.warn({ err: safeError(error) }, 'events: releasing events failed');
+      });
+      await this.delivered.flush();
+      // The relay closes after the publish in flight has settled its row.
       if (!wasRunning) return;
       await this.options.relay?.stop().catch((error: unknown) => {
         this.options.logger?.warn({ err: safeError(error) }, 'events: closing the relay failed');
       });
     };
-    if (!this.running) return Promise.resolve(closeRelay());
-    this.halting = true;
-    const stopping = this.running
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .then(closeRelay);
+    const stopping = settle();
     this.stopping = stopping;
     void stopping.then(() => {
       if (this.stopping === stopping) this.stopping = undefined;
@@ -158,40 +186,67 @@ export class EventBus<Events extends object = EventMap> {
   }
 
   /**
-   * Delivers every due event now and resolves when none is left. Calls made while a pass runs
-   * join it (and cause one more pass), so one process never delivers the same event twice; after
-   * `start()`, awaiting it waits for the backlog. A `stop()` ends the pass after the event in
-   * flight.
+   * Delivers every due event now and resolves when none is left, delivered ones marked. Calls
+   * made while a pass runs join it (and cause one more pass), so one process never delivers the
+   * same event twice; after `start()`, awaiting it waits for the backlog. A `stop()` ends the
+   * pass after the event in flight.
    */
   dispatchPending(): Promise<DispatchSummary> {
+    return this.pass({ claim: true, flush: true });
+  }
+
+  private pass(want: { claim?: boolean; flush?: boolean }): Promise<DispatchSummary> {
+    this.wanted.claim ||= want.claim ?? false;
+    this.wanted.flush ||= want.flush ?? false;
     if (this.running) {
       this.rerun = true;
       return this.running;
     }
     const pass = async (): Promise<DispatchSummary> => {
-      const total: DispatchSummary = { delivered: 0, retried: 0, failed: 0, awaitingBroker: 0 };
+      const total = emptySummary();
       do {
         this.rerun = false;
-        while (!this.halting) {
-          const batch = await this.dispatchBatch();
-          total.delivered += batch.delivered;
-          total.retried += batch.retried;
-          total.failed += batch.failed;
-          total.awaitingBroker += batch.awaitingBroker;
+        const claim = this.wanted.claim || this.local.takeOverflow();
+        this.wanted.claim = false;
+        while (claim && !this.halting) {
+          const batch = await deliverClaimed(this.context, () => this.halting);
+          addUp(total, batch);
           if (batch.claimed < this.options.batchSize) break;
         }
+        // This process's own events, committed meanwhile: after the older due ones.
+        while (!this.halting) {
+          const next = await this.local.next();
+          if (!next) break;
+          if (this.halting) {
+            this.local.putBack(next);
+            break;
+          }
+          total[await attemptDelivery(this.context, next.row, next.token)] += 1;
+        }
+        // Rows recorded for the claim while memory was full: claimed now that the queue is empty.
+        if (!this.halting && this.local.overflowWaiting()) this.rerun = true;
+        if (!this.rerun && !this.halting && this.wanted.flush) {
+          this.wanted.flush = false;
+          await this.delivered.flush();
+        }
       } while (this.rerun && !this.halting);
+      // A retry or an event waiting for the broker is the poller's to pick up when due.
+      if (total.retried + total.awaitingBroker > 0) this.poller.hurry();
       return total;
     };
     this.running = pass().finally(() => {
       this.running = undefined;
+      // Asked for after the last check of the pass: one more, or a commit's events would wait.
+      const again = this.rerun && !this.halting;
       this.halting = false;
+      if (again) this.kick(this.wanted.claim);
     });
     return this.running;
   }
 
-  private kick(): void {
-    this.dispatchPending().catch((error: unknown) => {
+  private kick(claim: boolean): void {
+    if (!this.run && !claim) return;
+    this.pass({ claim }).catch((error: unknown) => {
       this.options.logger?.error(
         { err: safeError(error) },
         'events: dispatching the outbox failed',
@@ -199,67 +254,15 @@ export class EventBus<Events extends object = EventMap> {
     });
   }
 
-  private async dispatchBatch(): Promise<DispatchSummary & { claimed: number }> {
-    const { knex, table, leaseMs, batchSize, logger } = this.options;
-    let leasedAt = Date.now();
-    const claim = await claimDue(knex, {
-      table,
-      now: leasedAt,
-      leaseMs,
-      batchSize,
-      unhandledOnly: this.gate?.paused() ?? false,
-    });
-    const summary = {
-      delivered: 0,
-      retried: 0,
-      failed: 0,
-      awaitingBroker: 0,
-      claimed: claim.rows.length,
-    };
-    let held: Set<string> | undefined;
-    for (const [index, row] of claim.rows.entries()) {
-      if (this.halting) {
-        await releaseClaim(
-          knex,
-          table,
-          claim.token,
-          claim.rows.slice(index).map((left) => left.id),
-          Date.now(),
-        );
-        logger?.debug(
-          { left: claim.rows.length - index },
-          'events: stopping, claimed events left pending',
-        );
-        break;
-      }
-      // The whole batch was leased at once; a slow backlog can outlast that lease. Renewing
-      // between deliveries keeps every delivery shorter than 9/10 of the lease covered.
-      if (Date.now() - leasedAt >= leaseMs / renewEvery) {
-        leasedAt = Date.now();
-        held = await renewClaim(
-          knex,
-          table,
-          claim.token,
-          claim.rows.slice(index).map((left) => left.id),
-          leasedAt,
-          leaseMs,
-        );
-      }
-      if (held && !held.has(String(row.id))) continue;
-      const context = { options: this.options, gate: this.gate, deliver: this.deliver.bind(this) };
-      summary[await attemptDelivery(context, row, claim.token)] += 1;
-    }
-    return summary;
-  }
-
   /** Runs every subscriber of the event; resolves to the first error, or undefined. */
   private async deliver(event: OutboxEvent): Promise<unknown> {
-    const handlers = [...(this.handlers.get(event.name) ?? [])];
-    if (handlers.length === 0) {
+    const handlers = this.handlers.get(event.name);
+    if (!handlers || handlers.length === 0) {
       this.options.logger?.debug({ eventId: event.id, event: event.name }, 'events: no subscriber');
+      return undefined;
     }
     let failure: { error: unknown } | undefined;
-    for (const handler of handlers) {
+    for (const handler of handlers.length === 1 ? handlers : [...handlers]) {
       try {
         await handler(event);
       } catch (error) {

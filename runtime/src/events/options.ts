@@ -26,8 +26,23 @@ export interface EventBusOptions {
    * @default 60000
    */
   leaseMs?: number;
-  /** How often the outbox is checked for due events (retries, other processes' events). @default 1000 */
+  /**
+   * How soon the outbox is checked for due events (retries, rows of a process that died, rows
+   * recorded where no bus ran) while some keep coming due; the safety net, since this process's
+   * own events are handed over after their commit. @default 1000
+   */
   pollIntervalMs?: number;
+  /**
+   * The longest wait between two checks: each check that finds nothing due doubles the wait up to
+   * this. A row pending for later (a retry, another process's lease) is looked for when it comes
+   * due. @default 30000, or `pollIntervalMs` when that is longer
+   */
+  maxPollIntervalMs?: number;
+  /**
+   * How long delivered events wait to be marked `dispatched` together, in one statement (sooner
+   * once `batchSize` are waiting). A crash in between delivers them again. @default 100
+   */
+  settleDelayMs?: number;
   /** Events claimed per round trip. @default 50 */
   batchSize?: number;
   /**
@@ -52,6 +67,8 @@ export const eventBusDefaults = {
   maxRetryDelayMs: 300_000,
   leaseMs: 60_000,
   pollIntervalMs: 1000,
+  maxPollIntervalMs: 30_000,
+  settleDelayMs: 100,
   batchSize: 50,
   maxRelayRetryDelayMs: 10_000,
 } as const;
@@ -62,6 +79,9 @@ export function resolveEventBusOptions(options: EventBusOptions): ResolvedEventB
     Object.entries(options).filter(([, value]) => value !== undefined),
   ) as EventBusOptions;
   const resolved = { ...eventBusDefaults, ...given };
+  if (given.maxPollIntervalMs === undefined && typeof resolved.pollIntervalMs === 'number') {
+    resolved.maxPollIntervalMs = Math.max(resolved.maxPollIntervalMs, resolved.pollIntervalMs);
+  }
   const problems: string[] = [];
   if (!options.knex) problems.push('knex is required');
   const positiveInt = (name: keyof typeof eventBusDefaults, min: number) => {
@@ -75,11 +95,16 @@ export function resolveEventBusOptions(options: EventBusOptions): ResolvedEventB
   positiveInt('maxRetryDelayMs', 0);
   positiveInt('leaseMs', 1);
   positiveInt('pollIntervalMs', 1);
+  positiveInt('maxPollIntervalMs', 1);
+  positiveInt('settleDelayMs', 0);
   positiveInt('batchSize', 1);
   positiveInt('maxRelayRetryDelayMs', 0);
   const relay = options.relay as Partial<EventRelay> | undefined;
   if (relay !== undefined && (typeof relay !== 'object' || typeof relay.publish !== 'function')) {
     problems.push('relay must be an EventRelay (createBrokerRelay)');
+  }
+  if (resolved.maxPollIntervalMs < resolved.pollIntervalMs) {
+    problems.push('maxPollIntervalMs must not be below pollIntervalMs');
   }
   if (resolved.maxRetryDelayMs < resolved.retryDelayMs) {
     problems.push('maxRetryDelayMs must not be below retryDelayMs');

@@ -18,25 +18,6 @@ function marks({ handledAt, relayedAt }: DeliveryMarks): Record<string, number> 
   };
 }
 
-/** Marks a claimed row delivered; a row whose claim was taken over (lease ran out) is left alone. */
-export async function settleDelivered(
-  knex: Knex,
-  table: string,
-  id: number,
-  token: string,
-  done: DeliveryMarks = {},
-) {
-  await knex(table)
-    .where({ id, claim_token: token })
-    .update({
-      status: OutboxStatus.Dispatched,
-      dispatched_at: Date.now(),
-      claim_token: null,
-      last_error: null,
-      ...marks(done),
-    });
-}
-
 /**
  * Marks delivered a claimed row whose subscribers had run before and that the broker has now
  * confirmed: `dispatched`, or `failed` when its subscribers gave up (their error is kept).

@@ -32,6 +32,18 @@ export interface OutboxEvent<Name extends string = string, Payload = unknown> {
   attempt: number;
 }
 
+/** What one `dispatchPending()` call did. */
+export interface DispatchSummary {
+  /** Events every subscriber accepted. */
+  delivered: number;
+  /** Events a subscriber threw on or the broker refused, scheduled for another attempt. */
+  retried: number;
+  /** Events that used their last attempt and are now `failed`. */
+  failed: number;
+  /** Events left pending for the broker (it is out), attempts not used up. */
+  awaitingBroker: number;
+}
+
 /**
  * The map an app declares from event names to payload types, e.g. `{ ProductCreated: {...} }`;
  * any interface works as the bus's type argument, this is only the untyped default.

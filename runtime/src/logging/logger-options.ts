@@ -29,9 +29,14 @@ export function safeLoggerOptions(): SafeLoggerOptions {
       logMethod(args, method) {
         const call = method as (this: unknown, ...args: unknown[]) => void;
         const [first, message] = args;
-        // pino's default message is the error's own (`logger.error(err)`, or `{ err }` alone).
+        // pino's default message is the error's own (`logger.error(err)`, or `{ err }` alone);
+        // a call with a message of its own (every request line) is passed on as it is.
+        if (message !== undefined) {
+          call.apply(this, args);
+          return;
+        }
         const error = isDatabaseError(first) ? first : (first as { err?: unknown } | null)?.err;
-        if (message === undefined && isDatabaseError(error)) {
+        if (isDatabaseError(error)) {
           call.apply(this, [first, (safeError(error) as SafeError).message]);
           return;
         }

@@ -206,9 +206,12 @@ describeEachDatabase('event bus start with a backlog', (db) => {
         await sleep(20);
       }
       await sleep(50);
-      expect(lines.filter((line) => line.level === 'error').map((line) => line.msg)).to.deep.equal([
-        'events: dispatching the outbox failed',
-      ]);
+      // Delivered events are marked in batches: each batch that cannot be marked says so.
+      const errors = lines.filter((line) => line.level === 'error').map((line) => line.msg);
+      expect(errors).to.have.length.above(0);
+      expect(new Set(errors)).to.deep.equal(
+        new Set(['events: marking delivered events failed; they will be delivered again']),
+      );
       expect(unhandled).to.deep.equal([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);

@@ -165,6 +165,17 @@ export interface Dialect extends ListQueryDialect {
    * never wait on each other's rows; answers the claimed rows in id order.
    */
   claim(knex: Knex, request: ClaimRequest): Promise<Record<string, unknown>[]>;
+  /**
+   * Inserts `rows` into `table` and answers the generated `id` of each, keyed by the value of the
+   * row's `key` column (unique per row, set by the caller), in one statement where the database
+   * returns ids and at most two where it does not.
+   */
+  insertReturningIds(
+    db: Knex | Knex.Transaction,
+    table: string,
+    rows: readonly Record<string, unknown>[],
+    key: string,
+  ): Promise<Map<string, number | string>>;
 
   readonly sequences: {
     /** Creates the sequences that do not exist yet (`table`: the counter table, where used). */

@@ -137,6 +137,21 @@ export const mysql: Dialect = {
   // unrelated errors.
   insertMissing: (insert, key) => insert.merge([key]),
   claim: claimSkippingLocked,
+  // No RETURNING: the OK packet carries the first id of the statement. A single row is that id;
+  // the ids of several rows need not be consecutive (interleaved auto-increment locks,
+  // auto_increment_increment), so they are read back by key, from the first id on.
+  async insertReturningIds(db, table, rows, key) {
+    const [first] = (await db(table).insert(rows as Record<string, unknown>[])) as number[];
+    if (rows.length === 1) return new Map([[String(rows[0]![key]), first!]]);
+    const found = (await db(table)
+      .select('id', key)
+      .where('id', '>=', first!)
+      .whereIn(
+        key,
+        rows.map((row) => row[key] as string),
+      )) as Record<string, unknown>[];
+    return new Map(found.map((row) => [String(row[key]), row.id as number | string]));
+  },
 
   sequences: {
     ensure: counterSequences.ensure,

@@ -8,6 +8,7 @@ import { postgresKeyTable } from './key-table.js';
 import {
   afterCreate,
   claimSkippingLocked,
+  insertReturning,
   codeOf,
   dropOnServer,
   marks,
@@ -84,6 +85,7 @@ export const postgres: Dialect = {
   lockRows: (query) => query.forUpdate(),
   insertMissing: (insert) => insert.ignore(),
   claim: claimSkippingLocked,
+  insertReturningIds: insertReturning,
 
   sequences: {
     async ensure(knex, sequences) {

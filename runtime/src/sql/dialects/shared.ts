@@ -65,6 +65,20 @@ export function claimSkippingLocked(
   );
 }
 
+/** `insertReturningIds` where `INSERT ... RETURNING` exists (PostgreSQL, SQLite 3.35+). */
+export async function insertReturning(
+  db: Knex | Knex.Transaction,
+  table: string,
+  rows: readonly Record<string, unknown>[],
+  key: string,
+): Promise<Map<string, number | string>> {
+  const inserted = (await db(table).insert(rows as Record<string, unknown>[], [
+    'id',
+    key,
+  ])) as Record<string, unknown>[];
+  return new Map(inserted.map((row) => [String(row[key]), row.id as number | string]));
+}
+
 /** Sequences as rows of a counter table (MySQL, SQLite): each holds the last value handed out. */
 export const counterSequences = {
   async ensure(knex: Knex, sequences: readonly SequenceShape[], table: string): Promise<void> {

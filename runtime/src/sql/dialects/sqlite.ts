@@ -7,7 +7,14 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Dialect } from './dialect.js';
-import { afterCreate, codeOf, counterSequences, marks, quoteDouble } from './shared.js';
+import {
+  afterCreate,
+  codeOf,
+  counterSequences,
+  insertReturning,
+  marks,
+  quoteDouble,
+} from './shared.js';
 import { registerSqliteFunctions, SQLITE_LOWER } from './sqlite-functions.js';
 import {
   createStatements,
@@ -106,6 +113,7 @@ export const sqlite: Dialect = {
   insertMissing: (insert) => insert.ignore(),
   // Each writing statement runs under the database's single write lock: one UPDATE of the due
   // rows claims them, and no other claimer can interleave.
+  insertReturningIds: insertReturning,
   async claim(knex, { table, columns, due, stamp, token }) {
     await stamp(knex(table).whereIn('id', due(knex(table).select('id'))));
     return knex(table)

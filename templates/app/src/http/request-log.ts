@@ -1,5 +1,5 @@
 // One log line per request, written when the response has been sent.
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { redactUrl } from '@slicekit/runtime/logging';
 import type { Logger } from '../logger.js';
 
@@ -7,27 +7,37 @@ import type { Logger } from '../logger.js';
 // drown the requests worth reading.
 const quiet = (url: string) => url.startsWith('/health/');
 
+/** When the request came in (performance.now()), kept on the response for its line. */
+const STARTED = Symbol('requestStarted');
+type Timed = Response & { [STARTED]?: number };
+
 /**
  * Logs method, URL, status and duration of every request at `info`, the /health probes at
  * `debug`. Secret query parameters (`access_token`, `api_key`, `signature`...:
- * SECRET_QUERY_PARAMETERS) are logged as `[REDACTED]`.
+ * SECRET_QUERY_PARAMETERS) are logged as `[REDACTED]`. Costs nothing when `info` is off, and
+ * otherwise one small object per line: the listener is shared by every response.
  */
 export function requestLog(logger: Logger): RequestHandler {
-  return function requestLog(req, res, next) {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const level = quiet(req.originalUrl) ? 'debug' : 'info';
-      logger[level](
-        {
-          method: req.method,
-          url: redactUrl(req.originalUrl),
-          status: res.statusCode,
-          ms: Math.round(ms),
-        },
-        'request',
-      );
-    });
+  function logRequest(this: Timed): void {
+    const url = this.req.originalUrl;
+    const level = quiet(url) ? 'debug' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    const line = {
+      method: this.req.method,
+      // Only a query string can carry a secret.
+      url: url.includes('?') ? redactUrl(url) : url,
+      status: this.statusCode,
+      ms: Math.round(performance.now() - (this[STARTED] ?? 0)),
+    };
+    logger[level](line, 'request');
+  }
+  return function requestLog(_req, res: Timed, next) {
+    if (!logger.isLevelEnabled('debug') && !logger.isLevelEnabled('info')) {
+      next();
+      return;
+    }
+    res[STARTED] = performance.now();
+    res.once('finish', logRequest);
     next();
   };
 }
