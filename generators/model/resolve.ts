@@ -216,6 +216,14 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   const firstUpdate = methods.find((m) => m.kind === 'update');
   const updateRule = firstUpdate ? access[firstUpdate.name.pascal] : undefined;
   if (patch && access.patch === undefined && updateRule) access.patch = updateRule;
+  const taken = methods.find((m) => m.requestName === `Patch${entity.pascal}Request`);
+  if (patch && taken) {
+    problems.push({
+      path: 'patch',
+      message: `Patch${entity.pascal}Request is also ${taken.name.pascal}'s request`,
+      fix: `rename the method ${taken.name.pascal}, or leave patch out`,
+    });
+  }
   const referenceData = resolveReferenceData(spec.referenceData, owned, own, problems);
   (spec.idempotent ?? []).forEach((op, i) => {
     const kind = op === 'Update' ? 'update' : op === 'Action' ? 'action' : undefined;

@@ -60,6 +60,12 @@ describe('entity spec: access', () => {
     const named = { ...revise, access: { ...revise.access, patch: ['admin'] } };
     expect(resolveSpec(named, 'book.yaml').access?.patch).to.deep.equal(['admin']);
     expect(problemsOf({ ...book, access: { patch: ['admin'] } })[0]?.path).to.equal('access.patch');
+    const clash = problemsOf({
+      ...book,
+      patch: true,
+      updates: [{ name: 'Patch', parameters: ['title'] }],
+    });
+    expect(clash.map((p) => p.path)).to.include('patch');
   });
 
   it('reports every mistake in one run, with the other mistakes of the spec', () => {
