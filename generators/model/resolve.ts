@@ -210,7 +210,20 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   const dto = resolveDto(spec, stored, problems);
   problems.push(...listIndexProblems(declared, dto));
   const events = resolveEvents(spec, stored, problems);
-  const access = resolveAccess(spec.access, accessOperations(methods, false), problems);
+  const patch = spec.patch ?? false;
+  const access = resolveAccess(spec.access, accessOperations(methods, patch), problems);
+  // PATCH is let through to whom the first update method is, unless access names it.
+  const firstUpdate = methods.find((m) => m.kind === 'update');
+  const updateRule = firstUpdate ? access[firstUpdate.name.pascal] : undefined;
+  if (patch && access.patch === undefined && updateRule) access.patch = updateRule;
+  const taken = methods.find((m) => m.requestName === `Patch${entity.pascal}Request`);
+  if (patch && taken) {
+    problems.push({
+      path: 'patch',
+      message: `Patch${entity.pascal}Request is also ${taken.name.pascal}'s request`,
+      fix: `rename the method ${taken.name.pascal}, or leave patch out`,
+    });
+  }
   const referenceData = resolveReferenceData(spec.referenceData, owned, own, problems);
   (spec.idempotent ?? []).forEach((op, i) => {
     const kind = op === 'Update' ? 'update' : op === 'Action' ? 'action' : undefined;
@@ -253,6 +266,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     idempotent: spec.idempotent ?? [],
     ...(referenceData ? { referenceData } : {}),
     rules,
+    patch,
     ...(Object.keys(access).length > 0 ? { access } : {}),
   };
   // The model is built even so: a run checks it against the app and the other specs as well.

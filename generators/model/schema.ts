@@ -3,16 +3,9 @@
 import { accessSchema } from './access.js';
 import { FIELD_TYPES, IDEMPOTENT_OPS, ON_DELETE, VERBS } from './types.js';
 
-const camel = {
-  type: 'string',
-  pattern: '^[a-z][A-Za-z0-9]*$',
-  fix: 'write it in camelCase, e.g. isDiscontinued',
-};
-const pascal = {
-  type: 'string',
-  pattern: '^[A-Z][A-Za-z0-9]*$',
-  fix: 'write it in PascalCase, e.g. ChangePrice',
-};
+const named = (pattern: string, fix: string) => ({ type: 'string', pattern, fix });
+const camel = named('^[a-z][A-Za-z0-9]*$', 'write it in camelCase, e.g. isDiscontinued');
+const pascal = named('^[A-Z][A-Za-z0-9]*$', 'write it in PascalCase, e.g. ChangePrice');
 const count = { type: 'integer', minimum: 0, fix: 'give a whole number of at least 0' };
 const constraints = {
   required: { type: 'boolean', fix: 'use true or false' },
@@ -121,6 +114,7 @@ export const entitySpecSchema = {
     audited: { type: 'boolean', fix: 'use true or false' },
     owned: { type: 'boolean', fix: 'use true or false' },
     access: accessSchema,
+    patch: { type: 'boolean', fix: 'use true or false' },
     validate: { type: 'boolean', fix: 'use true or false' },
     searchIndex: { type: 'boolean', fix: 'use true or false' },
     description: { type: 'string' },

@@ -192,6 +192,8 @@ export interface EntitySpec {
   rules?: string[];
   /** Who may call each operation (access.ts). @default {} (every operation as without it) */
   access?: AccessSpec;
+  /** `PATCH /{id}` (merge patch) setting the create fields sent. @default false */
+  patch?: boolean;
 }
 
 // ---------------------------------------------------------------- the resolved model
@@ -338,6 +340,8 @@ export interface EntityModel {
   rules: RuleModel[];
   /** Who may call each operation it names; an operation not named keeps the app's auth alone. */
   access?: AccessModel;
+  /** Generates `PATCH /{id}` (merge patch) over the patchable fields. */
+  patch: boolean;
   /** Its relations resolved against the rest of its app (relations.ts); absent until then. */
   relations?: EntityRelations;
 }

@@ -54,6 +54,20 @@ describe('entity spec: access', () => {
     expect(resolveSpec(book, 'book.yaml').access).to.equal(undefined);
   });
 
+  it('lets PATCH through to whom the first update method is, unless access names patch', () => {
+    const revise = { ...book, patch: true, access: { Revise: ['librarian'] } };
+    expect(resolveSpec(revise, 'book.yaml').access?.patch).to.deep.equal(['librarian']);
+    const named = { ...revise, access: { ...revise.access, patch: ['admin'] } };
+    expect(resolveSpec(named, 'book.yaml').access?.patch).to.deep.equal(['admin']);
+    expect(problemsOf({ ...book, access: { patch: ['admin'] } })[0]?.path).to.equal('access.patch');
+    const clash = problemsOf({
+      ...book,
+      patch: true,
+      updates: [{ name: 'Patch', parameters: ['title'] }],
+    });
+    expect(clash.map((p) => p.path)).to.include('patch');
+  });
+
   it('reports every mistake in one run, with the other mistakes of the spec', () => {
     const problems = problemsOf({
       ...book,
@@ -132,6 +146,14 @@ describe('a generated app with roles per operation', function () {
     expect(revise.description).to.contain('librarian, admin');
     expect(revise.responses['403']!.description).to.contain('auth.forbidden');
     expect(document.components.securitySchemes).to.have.property('bearerAuth');
+    const patch = paths['/v1/books/{id}']!.patch! as Operation & {
+      requestBody: { content: Record<string, unknown> };
+    };
+    expect(Object.keys(patch.requestBody.content)).to.deep.equal([
+      'application/merge-patch+json',
+      'application/json',
+    ]);
+    expect(patch.description).to.contain('librarian, admin');
   });
 
   for (const database of databases) {
@@ -146,6 +168,9 @@ describe('a generated app with roles per operation', function () {
         env: appEnv(url ? { DATABASE_URL: url } : {}),
       });
       expect(output).to.match(/Revise: PUT \/v1\/books\/\{id\} answers 401 anonymous, 403/);
+      expect(output).to.match(/Patch: PATCH \/v1\/books\/\{id\} changes title only/);
+      expect(output).to.match(/Patch: null clears shelf/);
+      expect(output).to.match(/Patch: answers 415 naming both media types/);
       expect(output).to.match(/\d+ passing/);
       expect(output).not.to.match(/\d+ failing/);
     });

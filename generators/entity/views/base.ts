@@ -3,6 +3,7 @@
 // Each template's view (the other files here) adds only what its own file needs.
 import type { NameForms } from '../../names.js';
 import { literal } from '../literal.js';
+import { patchView, type PatchView } from './patch.js';
 import type { EntityModel, FieldModel, MethodModel } from '../../model/types.js';
 
 /** Which operations' routes require an idempotency key. */
@@ -80,6 +81,8 @@ export interface SliceBase {
   /** The built-in operations the spec's `access` names (`guarded.list`...). */
   guarded: Record<string, boolean>;
   methods: MethodBase[];
+  /** PATCH /{id}, when the spec asks for it (patch.ts). */
+  patch: PatchView | undefined;
   numbered: NumberedField[];
   /** The runtime functions the numbered fields take their values with, sorted. */
   sequenceFunctions: NumberedField['next'][];
@@ -163,6 +166,7 @@ export function sliceBase(model: EntityModel): SliceBase {
     access,
     guarded: Object.fromEntries(access.map((a) => [a.operation, true])),
     methods,
+    patch: patchView(model),
     numbered,
     sequenceFunctions: [...new Set(numbered.map((n) => n.next))].sort(),
   };

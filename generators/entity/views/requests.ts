@@ -3,11 +3,13 @@
 import type { EntityModel } from '../../model/types.js';
 import { requestSchema } from '../schemas.js';
 import { eachMethod, type SliceBase } from './base.js';
+import { patchSchema } from './patch.js';
 
 export function requestsView(model: EntityModel, base: SliceBase) {
   return {
     ...base,
     createSchema: requestSchema(model.create),
+    patchSchema: model.patch ? patchSchema(model) : undefined,
     methods: eachMethod(model, base, (m) => ({
       schema: requestSchema(m.params),
     })),

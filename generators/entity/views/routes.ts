@@ -48,6 +48,7 @@ export function openApiView(model: EntityModel, base: SliceBase) {
     ...byKind(methods),
     ...nestedRoutes(model),
     createRules: createGuards(model).map((g) => g.code),
+    patchRules: base.patch?.ruleGuards.map((g) => g.code) ?? [],
     referencedEntities: [...new Set(referenced)],
   };
 }

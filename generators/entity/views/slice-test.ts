@@ -5,6 +5,7 @@ import { referenceValues, sampleValue, wrongValue } from '../samples.js';
 import { keepRules } from '../rule-samples.js';
 import { alignDatesWithStatus } from '../status-dates.js';
 import { accessTestsView } from './access-tests.js';
+import { patchTestsView } from './patch-tests.js';
 import { eachMethod, type SliceBase } from './base.js';
 import { eventNameOf } from './events.js';
 import { referenceSample, relationTestsView } from './relation-tests.js';
@@ -163,6 +164,18 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
       allowed: arrangeState(model, m.when),
     };
   });
+  const createExpected = Object.fromEntries(
+    model.create
+      .filter((p) => dtoNames.has(p.name.camel))
+      .map((p) => [
+        p.name.camel,
+        p.type === 'date-time'
+          ? new Date(String(createBody[p.name.camel])).toISOString()
+          : createBody[p.name.camel],
+      ]),
+  );
+  // The bodies create<Entity>() takes: each test's rows are deleted after it, so two suffice.
+  const samples = [createBody, validBody(model, model.create, 1, unique)];
   const createdEvent = model.events.find((event) => event.operation === 'Created');
   // A unique group the create request sets whole: a second create with the same body repeats it.
   const createNames = new Set(model.create.map((p) => p.name.camel));
@@ -179,6 +192,7 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     ...relationTests,
     methods,
     ...accessTestsView(model, base, methods),
+    ...patchTestsView(model, createExpected, samples[1]!),
     // Callers are signed tokens: owners of rows, holders of roles.
     usesBearer: relationTests.usesBearer || base.access.length > 0,
     ...ruleTestsView(model, methods),
@@ -196,18 +210,8 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     concurrentChanges: concurrentChanges(model, methods),
     idempotentList: model.idempotent.join(', '),
     createBody,
-    createExpected: Object.fromEntries(
-      model.create
-        .filter((p) => dtoNames.has(p.name.camel))
-        .map((p) => [
-          p.name.camel,
-          p.type === 'date-time'
-            ? new Date(String(createBody[p.name.camel])).toISOString()
-            : createBody[p.name.camel],
-        ]),
-    ),
-    // The bodies create<Entity>() takes: each test's rows are deleted after it, so two suffice.
-    samples: [createBody, validBody(model, model.create, 1, unique)],
+    createExpected,
+    samples,
     duplicateFields: duplicateGroup?.map((f) => f.name.camel),
     testInvalid: model.validate && model.create.length > 0,
     invalidBody: Object.fromEntries(model.create.map((p) => [p.name.camel, wrongValue(p)])),

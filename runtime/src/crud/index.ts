@@ -34,6 +34,7 @@ export {
 } from './references.js';
 export { callerRows, crudRoute, describeMapped, mappedOps, principalOf } from './routes.js';
 export { RULE_VIOLATION_TYPE, ruleViolated } from './rules.js';
+export { mergePatchBody, MERGE_PATCH_MEDIA_TYPE, PATCH_MEDIA_TYPES } from './patch.js';
 export { sliceRoute, type BodyOf, type SliceCall, type SliceCallWithBody } from './slice-route.js';
 export {
   AUDIT_FIELDS,

@@ -167,19 +167,22 @@ function unparsedBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** 415 with `Accept` (RFC 9110 section 15.5.16): the body is not JSON. */
-function refuseMediaType(req: Request, res: Response): void {
+/** 415 with `Accept` (RFC 9110 section 15.5.16): the body is not of a media type the route reads. */
+function refuseMediaType(req: Request, res: Response, accepted: readonly string[]): void {
   const sent = req.headers['content-type'] ?? null;
-  res.setHeader('Accept', JSON_MEDIA_TYPE);
+  const wanted = accepted.join(' or ');
+  res.setHeader('Accept', accepted.join(', '));
+  // A PATCH route says which patch formats it reads (RFC 5789 section 3.1).
+  if (req.method === 'PATCH') res.setHeader('Accept-Patch', accepted.join(', '));
   sendProblem(
     res,
     problemDetails('http.unsupported_media_type', {
       detail: sent
-        ? `the request body is ${sent}; send it as ${JSON_MEDIA_TYPE}`
-        : `the request body has no Content-Type; send it as ${JSON_MEDIA_TYPE}`,
+        ? `the request body is ${sent}; send it as ${wanted}`
+        : `the request body has no Content-Type; send it as ${wanted}`,
       instance: req.originalUrl,
       contentType: sent,
-      accepted: [JSON_MEDIA_TYPE],
+      accepted: [...accepted],
     }),
   );
 }
@@ -191,6 +194,11 @@ export interface ValidateBodyOptions {
    * character, which no database stores alike (`nulCharacterErrors`). @default true
    */
   enabled?: boolean;
+  /**
+   * The media types a 415 names as accepted; a parser before the route must read each of them.
+   * @default ['application/json']
+   */
+  accepted?: readonly string[];
 }
 
 /**
@@ -204,9 +212,10 @@ export interface ValidateBodyOptions {
  * router.post('/products', validateBody(createProductRequestSchema), createRoute);
  */
 export function validateBody(schema: object, options: ValidateBodyOptions = {}): RequestHandler {
+  const accepted = options.accepted ?? [JSON_MEDIA_TYPE];
   if (options.enabled === false) {
     return function skipValidation(req, res, next) {
-      if (unparsedBody(req)) return refuseMediaType(req, res);
+      if (unparsedBody(req)) return refuseMediaType(req, res, accepted);
       if (req.body === undefined) req.body = {};
       const errors = nulCharacterErrors(req.body);
       if (errors.length > 0) return refuse(req, res, errors);
@@ -215,7 +224,7 @@ export function validateBody(schema: object, options: ValidateBodyOptions = {}):
   }
   const validate = compile(schema);
   return function validateRequestBody(req, res, next) {
-    if (unparsedBody(req)) return refuseMediaType(req, res);
+    if (unparsedBody(req)) return refuseMediaType(req, res, accepted);
     if (req.body === undefined) req.body = {};
     const valid = validate(req.body);
     const nul = nulCharacterErrors(req.body);

@@ -124,10 +124,16 @@ function operationObject(
     responses,
   };
   describeAccess(operation, responses, d.access);
-  if (op.requestName) {
+  const requestName = op.requestName;
+  if (requestName) {
     operation.requestBody = {
       required: true,
-      content: { 'application/json': { schema: { $ref: dtoRef(op.requestName) } } },
+      content: Object.fromEntries(
+        (d.mediaTypes ?? ['application/json']).map((type) => [
+          type,
+          { schema: { $ref: dtoRef(requestName) } },
+        ]),
+      ),
     };
   }
   return operation;

@@ -48,6 +48,11 @@ export interface OperationDescription {
   segment?: string;
   /** JSON Schema of the body (create, update, action). @default no body */
   request?: JsonSchemaObject;
+  /**
+   * Media types the body may be sent as, each with the request schema (a PATCH route takes
+   * `application/merge-patch+json` first). @default ['application/json']
+   */
+  mediaTypes?: readonly string[];
   /** Name of the request schema. @default `Create<Entity>Request` or `<Name><Entity>Request` */
   requestName?: string;
   /** The route requires the idempotency key header (409 on a duplicate). @default false */
