@@ -84,11 +84,19 @@ export const sqlite: Dialect = {
   // slicekit_lower() must exist on the very connection that runs the query; the search indexes
   // are read from its schema when it changed, for the next query's search.
   async functionsConnection(knex) {
-    const connection = await (
-      knex.client as { acquireConnection(): Promise<unknown> }
-    ).acquireConnection();
-    registerSqliteFunctions(connection);
-    readSearchIndexes(knex.client, connection);
+    const client = knex.client as {
+      acquireConnection(): Promise<unknown>;
+      releaseConnection(connection: unknown): Promise<unknown>;
+    };
+    const connection = await client.acquireConnection();
+    try {
+      registerSqliteFunctions(connection);
+      readSearchIndexes(knex.client, connection);
+    } catch (error) {
+      // A locked file (SQLITE_BUSY) fails the schema read: the connection goes back to the pool.
+      await client.releaseConnection(connection);
+      throw error;
+    }
     return connection;
   },
 
