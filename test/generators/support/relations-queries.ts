@@ -115,10 +115,13 @@ export function describeQueries(context: () => RelationsContext): void {
         knex.removeListener('query', record);
       }
     };
-    // A full page: the page (customers joined), COUNT(*), the lines, the tags.
+    // A full page: the page (customers joined), COUNT(*), the lines, the tags; before the count,
+    // PostgreSQL and MySQL ask their planner for an estimate (EXPLAIN), exact below 10,000 rows.
     const full = await count({ pageSize: 2, orderBy: 'customer.name' });
     expect(full.items).to.equal(2);
-    expect(full.queries, full.queries.join('\n')).to.have.length(4);
+    const explains = full.queries.filter((sql) => /^explain\b/i.test(sql));
+    expect(explains.length, full.queries.join('\n')).to.be.at.most(1);
+    expect(full.queries.length - explains.length, full.queries.join('\n')).to.equal(4);
     // A page that shows where the list ends needs no count: 3, for 100 rows as for 2.
     const last = await count({ pageSize: 100, orderBy: 'customer.name' });
     expect(last.items).to.be.at.least(3);
