@@ -5,14 +5,13 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import nodePlop from 'node-plop';
 import { buildOpenApiDocument, type SliceDescription } from '@slicekit/runtime/openapi';
-import { registerEntityGenerator } from '../../generators/entity/index.js';
+import { generateApp } from './support/generated-app.js';
 import { EntitySpecError, type SpecProblem } from '../../generators/model/errors.js';
 import { resolveSpec } from '../../generators/model/resolve.js';
 import type { EntitySpec } from '../../generators/model/types.js';
 import { run } from '../e2e/support/processes.js';
-import { appEnv, repoRoot, scratchFolder } from '../e2e/support/workspace.js';
+import { appEnv, scratchFolder } from '../e2e/support/workspace.js';
 import {
   requireService,
   serviceUrls,
@@ -105,20 +104,8 @@ describe('a generated app with roles per operation', function () {
 
   before(async () => {
     scratch = scratchFolder('entity-access');
-    const plop = await nodePlop(join(repoRoot, 'plopfile.ts'), {
-      destBasePath: repoRoot,
-      force: false,
-    });
     for (const database of databases) {
-      const directory = appDir(database);
-      const app = await plop
-        .getGenerator('app')
-        .runActions({ name: 'library', directory, database, install: false });
-      expect(app.failures).to.deep.equal([]);
-      const inApp = await nodePlop(undefined, { destBasePath: directory, force: false });
-      registerEntityGenerator(inApp);
-      const entity = await inApp.getGenerator('entity').runActions({ specFile: bookSpec });
-      expect(entity.failures).to.deep.equal([]);
+      await generateApp(appDir(database), { name: 'library', database, specFile: bookSpec });
     }
   });
   after(() => scratch?.remove());
