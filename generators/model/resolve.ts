@@ -5,6 +5,7 @@ import { kebabCase, nameForms, pluralize, snakeCase, withArticle } from '../name
 import { didYouMean, EntitySpecError, type SpecProblem } from './errors.js';
 import {
   auditFields,
+  deletionFields,
   constraintProblems,
   exampleProblems,
   fieldModel,
@@ -134,6 +135,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   }
   const audited = spec.audited ?? true;
   const owned = spec.owned ?? false;
+  const softDelete = spec.softDelete ?? false;
   const table = spec.table ?? snakeCase(plural.pascal);
   const declared = resolveFields(spec, problems, {
     pascal: entity.pascal,
@@ -148,6 +150,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     ...own,
     ...(owned ? [ownerField()] : []),
     ...(audited ? auditFields() : []),
+    ...(softDelete ? deletionFields() : []),
   ];
   // A reference is named by its relation (`customer`) or its id (`customerId`) alike.
   const fields = new Map(
@@ -211,7 +214,13 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   problems.push(...listIndexProblems(declared, dto));
   const events = resolveEvents(spec, stored, problems);
   const patch = spec.patch ?? false;
-  const access = resolveAccess(spec.access, accessOperations(methods, patch), problems);
+  const access = resolveAccess(
+    spec.access,
+    accessOperations(methods, patch, softDelete),
+    problems,
+  );
+  // Restore (and listing deleted rows) is let through to whom delete is, unless access names it.
+  if (softDelete && access.restore === undefined && access.delete) access.restore = access.delete;
   // PATCH is let through to whom the first update method is, unless access names it.
   const firstUpdate = methods.find((m) => m.kind === 'update');
   const updateRule = firstUpdate ? access[firstUpdate.name.pascal] : undefined;
@@ -267,6 +276,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     ...(referenceData ? { referenceData } : {}),
     rules,
     patch,
+    softDelete,
     ...(Object.keys(access).length > 0 ? { access } : {}),
   };
   // The model is built even so: a run checks it against the app and the other specs as well.

@@ -2,19 +2,22 @@
 // ownership, row locks, entity tags and declared events. A change runs in one transaction and
 // answers with the row as stored, so the DTO shows exactly what the database kept (decimals, time
 // precision), and the events it raises are written to the outbox in that same transaction.
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { dialectFor } from '../sql/dialects/index.js';
 import { retryOnConflict, transactionWithRetry } from '../database/transaction.js';
-import { createdEvents, updatedEvents, type EntityEvents } from '../events/declared.js';
+import { rowEvents, updatedEvents, type EntityEvents } from '../events/declared.js';
 import { recordEvents } from '../events/record.js';
 import { ifMatchHolds, withEntityTag } from '../http/entity-tag.js';
 import { ProblemError } from '../http/problem.js';
 import { asCaller, type Caller } from './caller.js';
 import { refusingDuplicates } from './duplicates.js';
-import { ownRowsOnly, visibleRows } from './owner.js';
+import { liveRowsOnly, ownRowsOnly, visibleRows, type DeletedRows } from './owner.js';
 import {
   applyDeleteRules,
+  applyRestoreRules,
   checkReferences,
+  deletionMarks,
   hasDeleteRules,
   loadLinks,
   refusingBrokenReferences,
@@ -23,7 +26,7 @@ import {
 import { notFound, preconditionFailed } from './errors.js';
 import type { EntityTable } from './table.js';
 
-export { ownRowsOnly, visibleRows };
+export { liveRowsOnly, ownRowsOnly, visibleRows, type DeletedRows };
 
 type Row = Record<string, unknown>;
 type Db = Knex | Knex.Transaction;
@@ -69,6 +72,8 @@ export async function loadRow(
   return findRow(db, table, id, asCaller(caller).principal, false, true);
 }
 
+
+
 /**
  * The row of `id` among `principal`'s, locked until the transaction `db` ends when `lock` is set
  * (`SELECT ... FOR UPDATE` on PostgreSQL and MySQL; SQLite's single writer already serialises),
@@ -82,9 +87,10 @@ async function findRow(
   principal: string,
   lock: boolean,
   tagged: boolean,
+  deleted: DeletedRows = 'exclude',
 ): Promise<Row> {
   const key = checkId(table, id);
-  const query = visibleRows(db, table, principal).where(table.idColumn, key);
+  const query = visibleRows(db, table, principal, deleted).where(table.idColumn, key);
   if (lock) dialectFor(db).lockRows(query);
   const row = (await query.first()) as Row | undefined;
   if (!row) throw notFound(table.entityName, id);
@@ -166,7 +172,7 @@ export async function insertEntity<E>(
         await saveLinks(trx, any, target, id);
         const row = await findRow(trx, any, id, principal, false, true);
         const events = eventsOf(any);
-        if (events) await recordEvents(trx, createdEvents(events, any.fromRow(row) as Row));
+        if (events) await recordEvents(trx, rowEvents(events, 'Created', any.fromRow(row) as Row));
         return row;
       }),
     ),
@@ -240,7 +246,9 @@ export async function changeEntity<E>(
 
 /**
  * Deletes the row of `id` (among the caller's rows, for an owned table); 404 when there is none,
- * 412 when the caller's `If-Match` does not match the row's entity tag.
+ * 412 when the caller's `If-Match` does not match the row's entity tag. A soft-deleting table's
+ * row is marked instead (`deletedOn`, `deletedBy`, `deletionId`), with the rows its cascade takes;
+ * declared `Deleted` events are recorded in the same transaction.
  */
 export async function deleteEntity(
   knex: Knex,
@@ -252,7 +260,9 @@ export async function deleteEntity(
   const key = checkId(table, id);
   // Rows referring to it (restrict, cascade, setNull) are seen to in the same transaction.
   const rules = hasDeleteRules(table);
-  if (who.ifMatch === undefined && !rules) {
+  const events = eventsOf(table);
+  const deleting = events?.declarations.some((d) => d.operation === 'Deleted');
+  if (who.ifMatch === undefined && !rules && !deleting && !table.deletedColumn) {
     const deleted = await retryOnConflict(async () =>
       visibleRows(knex, table, who.principal).where(table.idColumn, key).delete(),
     );
@@ -261,9 +271,56 @@ export async function deleteEntity(
   }
   await refusingBrokenReferences(knex, table, { deleting: key }, () =>
     transactionWithRetry(knex, async (trx) => {
-      checkPrecondition(table, id, await findRow(trx, table, id, who.principal, true, false), who);
-      if (rules) await applyDeleteRules(trx, table, [key]);
-      await visibleRows(trx, table, who.principal).where(table.idColumn, key).delete();
+      const row = await findRow(trx, table, id, who.principal, true, false);
+      checkPrecondition(table, id, row, who);
+      const soft = table.deletedColumn
+        ? { deletedOn: new Date(), deletedBy: who.principal, deletionId: randomUUID() }
+        : undefined;
+      if (rules || soft) await applyDeleteRules(trx, table, [key], soft);
+      const own = visibleRows(trx, table, who.principal).where(table.idColumn, key);
+      await (soft ? own.update(deletionMarks(table, soft)) : own.delete());
+      if (deleting) await recordEvents(trx, rowEvents(events!, 'Deleted', table.fromRow(row) as Row));
+    }),
+  );
+}
+
+/**
+ * Restores the soft-deleted row of `id` (among the caller's rows, for an owned table) with exactly
+ * the rows its delete's cascade took, and answers with the stored row; 404 when the caller has no
+ * such row, deleted or not; a live row is answered as it is. 412 when `If-Match` does not match,
+ * 409 when a live row now holds one of its unique values, 422 when it names a row that is
+ * deleted or gone. Declared `Restored` events are recorded in the same transaction.
+ *
+ * @example
+ * const row = await restoreEntity(knex, bookTable, id, callerOf(req));
+ */
+export async function restoreEntity(
+  knex: Knex,
+  table: EntityTable<unknown>,
+  id: string,
+  caller: Caller | string = '',
+): Promise<Row> {
+  const who = asCaller(caller);
+  const key = checkId(table, id);
+  if (!table.deletedColumn) throw notFound(table.entityName, id);
+  const deletion = table.fields.find((f) => f.property === 'deletionId')!.column;
+  const values: Row = {};
+  return refusingDuplicates(knex, table, key, values, () =>
+    transactionWithRetry(knex, async (trx) => {
+      const stored = await findRow(trx, table, id, who.principal, true, false, 'include');
+      checkPrecondition(table, id, stored, who);
+      if (stored[table.deletedColumn!] === null) return withEntityTag(stored, table.entityTag(stored));
+      Object.assign(values, stored);
+      // Its references must name live rows again, as on a new write (links are left as they are).
+      await checkReferences(trx, table, { ...stored }, {}, who.principal);
+      await visibleRows(trx, table, who.principal, 'include')
+        .where(table.idColumn, key)
+        .update(deletionMarks(table));
+      await applyRestoreRules(trx, table, [key], String(stored[deletion]));
+      const row = await findRow(trx, table, id, who.principal, false, true);
+      const events = eventsOf(table);
+      if (events) await recordEvents(trx, rowEvents(events, 'Restored', table.fromRow(row) as Row));
+      return row;
     }),
   );
 }

@@ -1,7 +1,7 @@
 // Builds the page query and the count query of a list query on Knex: selects, joins, filters,
 // search, scope, order and paging. No database is touched, so `toSQL()` shows the result.
 import type { Knex } from 'knex';
-import { collectionFrom, ownerCondition, quoteTable } from './collections.js';
+import { collectionFrom, visibleCondition, quoteTable } from './collections.js';
 import { filterFragment, type Fragment } from './conditions.js';
 import { dialectFor, type ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
 import type { Member, RelationMember } from './members.js';
@@ -75,7 +75,7 @@ function join(
   names: ColumnNamer,
   principal: string,
 ): void {
-  const owner = ownerCondition(d, m, m.alias, principal);
+  const owner = visibleCondition(d, m, m.alias, principal);
   // Every row has its related row when the schema says so: an inner join, free to go either way.
   const kind = m.nullable || owner ? 'LEFT JOIN' : 'INNER JOIN';
   qb.joinRaw(
@@ -121,7 +121,7 @@ function anyElement(
     `${d.quote(alias)}.${d.quote(target.member.column)}`,
     positive ? { ...filter, operation: positive } : filter,
   );
-  const owner = ownerCondition(d, m, alias, principal);
+  const owner = visibleCondition(d, m, alias, principal);
   return {
     sql:
       `${positive ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${from} WHERE ` +
