@@ -20,6 +20,8 @@ export interface RelationTarget {
   rowIds: string[];
   /** Its DELETE route requires an idempotency key. */
   deleteNeedsKey: boolean;
+  /** The roles its DELETE route allows, when its access names them. */
+  deleteRoles: readonly string[];
 }
 
 /** A reference of this entity (`customerId`) and what its nested member (`customer`) shows. */

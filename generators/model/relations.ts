@@ -39,6 +39,7 @@ const targetOf = (e: EntityModel): RelationTarget => ({
   softDelete: e.softDelete,
   rowIds: rowIds(e),
   deleteNeedsKey: e.idempotent.includes('Delete'),
+  deleteRoles: Array.isArray(e.access?.delete) ? e.access.delete : [],
 });
 
 /** What a nested member of `target` shows by default: its own short fields the DTO has. */

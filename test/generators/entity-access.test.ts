@@ -1,7 +1,8 @@
 // Roles per operation (`access`): every spec mistake reported in one run with its fix; a generated
 // library app checks roles before the row (401 anonymous, 403 auth.forbidden without a role, 404
-// outside the row scope), documents each rule in OpenAPI, and its own generated tests pass on
-// SQLite, PostgreSQL and MySQL.
+// outside the row scope), soft-deletes and restores its books and loans (unique values, references
+// and ?deleted=), documents each rule in OpenAPI, and its own generated tests pass on SQLite,
+// PostgreSQL and MySQL.
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,7 +21,8 @@ import {
   type Dialect,
 } from '../support/services.js';
 
-const bookSpec = fileURLToPath(new URL('./fixtures/access/book.yaml', import.meta.url));
+// The library: Book (roles, PATCH, soft delete) and Loan (a soft-deleting child of Book).
+const librarySpecs = fileURLToPath(new URL('./fixtures/access/', import.meta.url));
 
 const book: EntitySpec = {
   entity: 'Book',
@@ -67,6 +69,16 @@ describe('entity spec: access', () => {
     expect(clash.map((p) => p.path)).to.include('patch');
   });
 
+  it('lets restore through to whom delete is, and names it only under softDelete', () => {
+    const soft = { ...book, softDelete: true, access: { delete: ['admin'] } };
+    expect(resolveSpec(soft, 'book.yaml').access?.restore).to.deep.equal(['admin']);
+    const named = { ...soft, access: { delete: ['admin'], restore: ['librarian'] } };
+    expect(resolveSpec(named, 'book.yaml').access?.restore).to.deep.equal(['librarian']);
+    expect(problemsOf({ ...book, access: { restore: ['admin'] } })[0]?.path).to.equal(
+      'access.restore',
+    );
+  });
+
   it('reports every mistake in one run, with the other mistakes of the spec', () => {
     const problems = problemsOf({
       ...book,
@@ -105,7 +117,7 @@ describe('a generated app with roles per operation', function () {
   before(async () => {
     scratch = scratchFolder('entity-access');
     for (const database of databases) {
-      await generateApp(appDir(database), { name: 'library', database, specFile: bookSpec });
+      await generateApp(appDir(database), { name: 'library', database, specFile: librarySpecs });
     }
   });
   after(() => scratch?.remove());
@@ -124,7 +136,8 @@ describe('a generated app with roles per operation', function () {
     const paths = document.paths as Record<string, Record<string, Operation>>;
     const list = paths['/v1/books']!.get!;
     expect(list.security).to.equal(undefined);
-    expect(list.responses).to.not.have.property('401');
+    // Anyone may list; only ?deleted= needs a caller (an admin, who may restore).
+    expect(list.responses['401']!.description).to.contain('deleted');
     const get = paths['/v1/books/{id}']!.get!;
     expect(get.security).to.deep.equal([{ bearerAuth: [] }]);
     expect(get.responses).to.have.property('401');
@@ -141,6 +154,14 @@ describe('a generated app with roles per operation', function () {
       'application/json',
     ]);
     expect(patch.description).to.contain('librarian, admin');
+    const restore = paths['/v1/books/{id}/restore']!.post!;
+    expect(restore.description).to.contain('admin');
+    expect(Object.keys(restore.responses)).to.include.members(['200', '403', '404', '409', '412']);
+    const deleted = (list as Operation & { parameters: { name: string }[] }).parameters.find(
+      (p) => p.name === 'deleted',
+    );
+    expect(deleted).to.not.equal(undefined);
+    expect(list.responses['403']!.description).to.contain('deleted');
   });
 
   for (const database of databases) {
@@ -158,6 +179,11 @@ describe('a generated app with roles per operation', function () {
       expect(output).to.match(/Patch: PATCH \/v1\/books\/\{id\} changes title only/);
       expect(output).to.match(/Patch: null clears shelf/);
       expect(output).to.match(/Patch: answers 415 naming both media types/);
+      expect(output).to.match(/Delete marks a book: 404 and gone from the list/);
+      expect(output).to.match(/answers 403 to \?deleted= from a caller who may list but not restore/);
+      expect(output).to.match(/lets a deleted book's isbn be taken again; restoring it then is 409/);
+      expect(output).to.match(/answers 422 naming bookId for a book that is deleted/);
+      expect(output).to.match(/restore: POST \/v1\/books\/\{id\}\/restore answers 401 anonymous, 403/);
       expect(output).to.match(/\d+ passing/);
       expect(output).not.to.match(/\d+ failing/);
     });
