@@ -214,11 +214,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   problems.push(...listIndexProblems(declared, dto));
   const events = resolveEvents(spec, stored, problems);
   const patch = spec.patch ?? false;
-  const access = resolveAccess(
-    spec.access,
-    accessOperations(methods, patch, softDelete),
-    problems,
-  );
+  const access = resolveAccess(spec.access, accessOperations(methods, patch, softDelete), problems);
   // Restore (and listing deleted rows) is let through to whom delete is, unless access names it.
   if (softDelete && access.restore === undefined && access.delete) access.restore = access.delete;
   // PATCH is let through to whom the first update method is, unless access names it.

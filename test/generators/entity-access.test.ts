@@ -180,10 +180,16 @@ describe('a generated app with roles per operation', function () {
       expect(output).to.match(/Patch: null clears shelf/);
       expect(output).to.match(/Patch: answers 415 naming both media types/);
       expect(output).to.match(/Delete marks a book: 404 and gone from the list/);
-      expect(output).to.match(/answers 403 to \?deleted= from a caller who may list but not restore/);
-      expect(output).to.match(/lets a deleted book's isbn be taken again; restoring it then is 409/);
+      expect(output).to.match(
+        /answers 403 to \?deleted= from a caller who may list but not restore/,
+      );
+      expect(output).to.match(
+        /lets a deleted book's isbn be taken again; restoring it then is 409/,
+      );
       expect(output).to.match(/answers 422 naming bookId for a book that is deleted/);
-      expect(output).to.match(/restore: POST \/v1\/books\/\{id\}\/restore answers 401 anonymous, 403/);
+      expect(output).to.match(
+        /restore: POST \/v1\/books\/\{id\}\/restore answers 401 anonymous, 403/,
+      );
       expect(output).to.match(/\d+ passing/);
       expect(output).not.to.match(/\d+ failing/);
     });

@@ -17,12 +17,11 @@ export function softDeleteTestsView(model: EntityModel, duplicateFields: string[
   const list = model.access?.list;
   const restore = model.access?.restore;
   // Someone the list lets in whom restore does not: no role at all, or a list role restore lacks.
-  const lister =
-    !Array.isArray(restore)
-      ? undefined
-      : !Array.isArray(list)
-        ? []
-        : list.filter((role) => !restore.includes(role)).slice(0, 1);
+  const lister = !Array.isArray(restore)
+    ? undefined
+    : !Array.isArray(list)
+      ? []
+      : list.filter((role) => !restore.includes(role)).slice(0, 1);
   const testsLister = lister !== undefined && (lister.length > 0 || !Array.isArray(list));
   return {
     softDeleteTests: {

@@ -24,10 +24,10 @@ export {
   liveRowsOnly,
   loadEntity,
   loadRow,
-  restoreEntity,
   visibleRows,
   type DeletedRows,
 } from './repository.js';
+export { restoreEntity } from './restore.js';
 export { nestedListHandler, type NestedListOptions } from './nested.js';
 export { sendEntity } from '../http/entity-tag.js';
 export {

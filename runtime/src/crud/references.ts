@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import { ProblemError } from '../http/problem.js';
 import { problemKinds } from '../http/problem-kinds.js';
 import { isDatabaseError } from '../sql/dialects/index.js';
+import { deletionMarks, MAX_CASCADE_DEPTH, type SoftDeletion } from './deletion.js';
 import { liveRowsOnly, ownRowsOnly } from './owner.js';
 import { linksTo, referencesTo } from './referencing.js';
 import type { EntityTable } from './table.js';
@@ -158,28 +159,14 @@ function stillReferenced(
   );
 }
 
-/** Levels of cascades followed here; deeper ones are left to the database's own foreign keys. */
-const MAX_CASCADE_DEPTH = 16;
-
-/** The marks a soft delete writes on the rows it takes (the row itself and its cascade). */
-export interface SoftDeletion {
-  readonly deletedOn: Date;
-  readonly deletedBy: string;
-  readonly deletionId: string;
-}
-
-/** The columns of `table` a soft delete writes, or (with `undefined`) a restore clears. */
-export function deletionMarks(table: EntityTable<unknown>, marks?: SoftDeletion): Row {
-  const column = (property: string) => table.fields.find((f) => f.property === property)!.column;
-  return {
-    [column('deletedOn')]: marks?.deletedOn ?? null,
-    [column('deletedBy')]: marks?.deletedBy ?? null,
-    [column('deletionId')]: marks?.deletionId ?? null,
-  };
-}
-
 /** The rows of `child` whose `column` names one of `ids`, live only under a soft delete. */
-function referring(db: Db, child: EntityTable<unknown>, column: string, ids: readonly unknown[], soft: boolean) {
+function referring(
+  db: Db,
+  child: EntityTable<unknown>,
+  column: string,
+  ids: readonly unknown[],
+  soft: boolean,
+) {
   const query = db(child.table).whereIn(`${child.table}.${column}`, ids as Knex.Value[]);
   return soft ? liveRowsOnly(query, child) : query;
 }
@@ -238,34 +225,6 @@ export async function applyDeleteRules(
     await db(link.joinTable)
       .whereIn(column, ids as Knex.Value[])
       .delete();
-  }
-}
-
-/**
- * After rows `ids` of `table` are restored: restores the rows their soft delete's cascade took
- * (those carrying `deletionId`), level by level, and no other deleted row.
- */
-export async function applyRestoreRules(
-  db: Db,
-  table: EntityTable<unknown>,
-  ids: readonly unknown[],
-  deletionId: string,
-  depth = 0,
-): Promise<void> {
-  for (const { table: child, reference } of referencesTo(table)) {
-    if (reference.onDelete !== 'cascade' || !child.deletedColumn || depth >= MAX_CASCADE_DEPTH) {
-      continue;
-    }
-    const deletion = child.fields.find((f) => f.property === 'deletionId')!.column;
-    const childIds = (await db(child.table)
-      .whereIn(reference.column, ids as Knex.Value[])
-      .where(deletion, deletionId)
-      .pluck(child.idColumn)) as unknown[];
-    if (childIds.length === 0) continue;
-    await db(child.table)
-      .whereIn(child.idColumn, childIds as Knex.Value[])
-      .update(deletionMarks(child));
-    await applyRestoreRules(db, child, childIds, deletionId, depth + 1);
   }
 }
 

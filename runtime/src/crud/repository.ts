@@ -13,11 +13,10 @@ import { ProblemError } from '../http/problem.js';
 import { asCaller, type Caller } from './caller.js';
 import { refusingDuplicates } from './duplicates.js';
 import { liveRowsOnly, ownRowsOnly, visibleRows, type DeletedRows } from './owner.js';
+import { deletionMarks } from './deletion.js';
 import {
   applyDeleteRules,
-  applyRestoreRules,
   checkReferences,
-  deletionMarks,
   hasDeleteRules,
   loadLinks,
   refusingBrokenReferences,
@@ -72,15 +71,13 @@ export async function loadRow(
   return findRow(db, table, id, asCaller(caller).principal, false, true);
 }
 
-
-
 /**
  * The row of `id` among `principal`'s, locked until the transaction `db` ends when `lock` is set
  * (`SELECT ... FOR UPDATE` on PostgreSQL and MySQL; SQLite's single writer already serialises),
  * carrying its entity tag when `tagged` (a row answered to the caller: the tag is computed once
  * per response, and not for a row only changed).
  */
-async function findRow(
+export async function findRow(
   db: Db,
   table: EntityTable<unknown>,
   id: string,
@@ -98,7 +95,7 @@ async function findRow(
 }
 
 /** Refuses the change of `row` when the caller's `If-Match` does not match its entity tag (412). */
-function checkPrecondition(
+export function checkPrecondition(
   table: EntityTable<unknown>,
   id: string,
   row: Row,
@@ -130,7 +127,7 @@ function idOf<E>(table: EntityTable<E>, entity: E): string {
   return String((entity as Row)[table.idProperty]);
 }
 
-function eventsOf(table: EntityTable<unknown>): EntityEvents | undefined {
+export function eventsOf(table: EntityTable<unknown>): EntityEvents | undefined {
   if (table.events.length === 0) return undefined;
   return { entity: table.entityName, idField: table.idProperty, declarations: table.events };
 }
@@ -279,48 +276,8 @@ export async function deleteEntity(
       if (rules || soft) await applyDeleteRules(trx, table, [key], soft);
       const own = visibleRows(trx, table, who.principal).where(table.idColumn, key);
       await (soft ? own.update(deletionMarks(table, soft)) : own.delete());
-      if (deleting) await recordEvents(trx, rowEvents(events!, 'Deleted', table.fromRow(row) as Row));
-    }),
-  );
-}
-
-/**
- * Restores the soft-deleted row of `id` (among the caller's rows, for an owned table) with exactly
- * the rows its delete's cascade took, and answers with the stored row; 404 when the caller has no
- * such row, deleted or not; a live row is answered as it is. 412 when `If-Match` does not match,
- * 409 when a live row now holds one of its unique values, 422 when it names a row that is
- * deleted or gone. Declared `Restored` events are recorded in the same transaction.
- *
- * @example
- * const row = await restoreEntity(knex, bookTable, id, callerOf(req));
- */
-export async function restoreEntity(
-  knex: Knex,
-  table: EntityTable<unknown>,
-  id: string,
-  caller: Caller | string = '',
-): Promise<Row> {
-  const who = asCaller(caller);
-  const key = checkId(table, id);
-  if (!table.deletedColumn) throw notFound(table.entityName, id);
-  const deletion = table.fields.find((f) => f.property === 'deletionId')!.column;
-  const values: Row = {};
-  return refusingDuplicates(knex, table, key, values, () =>
-    transactionWithRetry(knex, async (trx) => {
-      const stored = await findRow(trx, table, id, who.principal, true, false, 'include');
-      checkPrecondition(table, id, stored, who);
-      if (stored[table.deletedColumn!] === null) return withEntityTag(stored, table.entityTag(stored));
-      Object.assign(values, stored);
-      // Its references must name live rows again, as on a new write (links are left as they are).
-      await checkReferences(trx, table, { ...stored }, {}, who.principal);
-      await visibleRows(trx, table, who.principal, 'include')
-        .where(table.idColumn, key)
-        .update(deletionMarks(table));
-      await applyRestoreRules(trx, table, [key], String(stored[deletion]));
-      const row = await findRow(trx, table, id, who.principal, false, true);
-      const events = eventsOf(table);
-      if (events) await recordEvents(trx, rowEvents(events, 'Restored', table.fromRow(row) as Row));
-      return row;
+      if (deleting)
+        await recordEvents(trx, rowEvents(events!, 'Deleted', table.fromRow(row) as Row));
     }),
   );
 }

@@ -3,7 +3,7 @@
 // problem+json.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
-import { requireAccess, type AccessRule } from '../auth/access.js';
+import { requireAccess, type AccessRule } from '../auth/index.js';
 import { principalId } from '../auth/user.js';
 import { answerDatabaseUnavailable } from '../database/unavailable.js';
 import { isRuleViolation } from '../domain/errors.js';

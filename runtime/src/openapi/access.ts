@@ -47,7 +47,9 @@ export function describeDeletedAccess(
   responses['401'] ??= problemResponse(
     'The bearer token is missing, malformed, expired or not trusted (or absent with `deleted`).',
   );
-  const who = Array.isArray(access) ? `one of the roles: ${access.join(', ')}` : 'an authenticated caller';
+  const who = Array.isArray(access)
+    ? `one of the roles: ${access.join(', ')}`
+    : 'an authenticated caller';
   const text = `Listing deleted rows (\`deleted\`) requires ${who}.`;
   operation.description = operation.description ? `${String(operation.description)} ${text}` : text;
   if (Array.isArray(access)) {

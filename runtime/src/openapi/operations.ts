@@ -71,7 +71,11 @@ export function resolveOperation(
   const segment =
     nested?.segment ??
     op.segment ??
-    (op.kind === 'action' && op.name ? kebab(op.name) : op.kind === 'restore' ? 'restore' : undefined);
+    (op.kind === 'action' && op.name
+      ? kebab(op.name)
+      : op.kind === 'restore'
+        ? 'restore'
+        : undefined);
   const root = nested ? nested.path.replace(/\/+$/, '') : base;
   const path = onItem ? `${root}/{id}${segment ? `/${segment}` : ''}` : base;
   const name = op.name ?? '';

@@ -7,13 +7,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The generated operations: the spec's six `CrudOp`s and the restore of a soft-deleted row. */
 export type CrudOperationKind =
-  | 'getById'
-  | 'list'
-  | 'create'
-  | 'update'
-  | 'delete'
-  | 'restore'
-  | 'action';
+  'getById' | 'list' | 'create' | 'update' | 'delete' | 'restore' | 'action';
 
 /** What the list route accepts; mirrors the list-query engine's resource definition. */
 export interface ListDescription {

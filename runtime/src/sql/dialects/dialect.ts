@@ -259,7 +259,12 @@ export interface Dialect extends ListQueryDialect {
    * (`liveUniqueMigration`).
    */
   readonly liveUnique: {
-    create(knex: Knex, table: string, columns: readonly string[], deletedColumn: string): Promise<void>;
+    create(
+      knex: Knex,
+      table: string,
+      columns: readonly string[],
+      deletedColumn: string,
+    ): Promise<void>;
     drop(knex: Knex, table: string, columns: readonly string[]): Promise<void>;
   };
 

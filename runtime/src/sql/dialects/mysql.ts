@@ -273,15 +273,18 @@ export const mysql: Dialect = {
   liveUnique: {
     create: async (knex, table, columns, deletedColumn) => {
       if (!(await knex.schema.hasColumn(table, LIVE_COLUMN))) {
-        await knex.raw(
-          `ALTER TABLE ?? ADD COLUMN ?? TINYINT AS (IF(?? IS NULL, 1, NULL)) STORED`,
-          [table, LIVE_COLUMN, deletedColumn],
-        );
+        await knex.raw(`ALTER TABLE ?? ADD COLUMN ?? TINYINT AS (IF(?? IS NULL, 1, NULL)) STORED`, [
+          table,
+          LIVE_COLUMN,
+          deletedColumn,
+        ]);
       }
-      await knex.raw(
-        `CREATE UNIQUE INDEX ?? ON ?? (${columns.map(() => '??').join(', ')}, ??)`,
-        [uniqueIndexName(table, columns), table, ...columns, LIVE_COLUMN],
-      );
+      await knex.raw(`CREATE UNIQUE INDEX ?? ON ?? (${columns.map(() => '??').join(', ')}, ??)`, [
+        uniqueIndexName(table, columns),
+        table,
+        ...columns,
+        LIVE_COLUMN,
+      ]);
     },
     drop: async (knex, table, columns) => {
       await knex.raw('DROP INDEX ?? ON ??', [uniqueIndexName(table, columns), table]);
