@@ -15,6 +15,7 @@ import {
 import { liveUniqueMigration } from '@slicekit/runtime/database';
 import { outboxMigration } from '@slicekit/runtime/events';
 import { ProblemError } from '@slicekit/runtime/http';
+import { defineListResource, parseListQuery, runListQuery } from '@slicekit/runtime/list-query';
 import { describeEachDatabase } from '../../support/services.js';
 
 class Author {
@@ -82,6 +83,47 @@ const stickers = defineEntityTable({
   fields: { id: 'uuid', bookId: 'reference' },
   softDelete: true,
   references: { bookId: { to: () => books, onDelete: 'restrict' } },
+});
+
+// Books with their author (a relation) and authors with their books (a collection), as a
+// generated DTO reads them: a deleted row is no related row.
+const bookList = defineListResource({
+  table: 'sd_books',
+  dto: {
+    type: 'object',
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      title: { type: 'string' },
+      author: {
+        type: ['object', 'null'],
+        properties: { id: { type: 'string', format: 'uuid' }, email: { type: 'string' } },
+      },
+    },
+  },
+  columns: {
+    author: {
+      relation: { table: 'sd_authors', localColumn: 'author_id', deletedColumn: 'deleted_on' },
+    },
+  },
+});
+const authorList = defineListResource({
+  table: 'sd_authors',
+  dto: {
+    type: 'object',
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      email: { type: 'string' },
+      books: {
+        type: 'array',
+        items: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } },
+      },
+    },
+  },
+  columns: {
+    books: {
+      collection: { table: 'sd_books', foreignKey: 'author_id', deletedColumn: 'deleted_on' },
+    },
+  },
 });
 
 let n = 0;
@@ -206,6 +248,30 @@ describeEachDatabase('soft delete and restore', (db) => {
     await restoreEntity(db.knex, authors, parent);
     const live = await visibleRows(db.knex, books).whereIn('id', [kept!, gone!]).pluck('id');
     expect(live).to.deep.equal([kept]);
+  });
+
+  it('reads a deleted row as no related row: null nested member, left out of collections, not matched', async () => {
+    const parent = await author(`nested-${n}@example.com`);
+    const [kept, gone] = [await book(parent), await book(parent)];
+    await deleteEntity(db.knex, books, gone!);
+    const list = async (resource: typeof authorList | typeof bookList, query: object) =>
+      (await runListQuery(db.knex, resource, parseListQuery(resource, query))).items as Record<
+        string,
+        unknown
+      >[];
+    const [withBooks] = await list(authorList, { filter: `id:Equal:${parent}` });
+    expect((withBooks!.books as { id: string }[]).map((b) => b.id)).to.deep.equal([kept]);
+    expect(await list(authorList, { filter: `books.id:Equal:${gone}` })).to.deep.equal([]);
+
+    const orphan = await book(await author(`orphan-${n}@example.com`));
+    const orphanAuthor = (await loadRow(db.knex, books, orphan)).author_id as string;
+    await db
+      .knex('sd_authors')
+      .where({ id: orphanAuthor })
+      .update({ deleted_on: new Date(0) });
+    const [row] = await list(bookList, { filter: `id:Equal:${orphan}` });
+    expect(row!.author).to.equal(null);
+    expect(await list(bookList, { filter: `author.id:Equal:${orphanAuthor}` })).to.deep.equal([]);
   });
 
   it('restricts on live referrers only', async () => {
