@@ -63,6 +63,10 @@ export function summarize(changes: readonly SchemaChange[]): string[] {
         return `+ search index (${c.search.columns.join(', ')})`;
       case 'dropSearch':
         return `- search index (${c.search.columns.join(', ')})`;
+      case 'addLiveUnique':
+        return `+ unique among live rows (${c.unique.columns.join(', ')})`;
+      case 'dropLiveUnique':
+        return `- unique among live rows (${c.unique.columns.join(', ')})`;
     }
   });
 }
@@ -115,7 +119,10 @@ export function alterMigrationView(
     folder: model.folder,
     summary: summarize(changes),
     sequenceImports: imports.join(', '),
-    searchImport: all.some((s) => 'searchIndex' in s),
+    databaseImports: [
+      ...(all.some((s) => 'liveUnique' in s) ? ['liveUniqueMigration'] : []),
+      ...(all.some((s) => 'searchIndex' in s) ? ['searchIndexMigration'] : []),
+    ].join(', '),
     upPostgres: onPostgres(steps.up),
     downPostgres: onPostgres(steps.down),
     up: steps.up.map(stepView),

@@ -288,6 +288,15 @@ export const mysql: Dialect = {
     },
     drop: async (knex, table, columns) => {
       await knex.raw('DROP INDEX ?? ON ??', [uniqueIndexName(table, columns), table]);
+      // The marker goes with its last index, so the deleted-on column it reads can go too.
+      const [rows] = (await knex.raw(
+        'SELECT COUNT(*) AS n FROM information_schema.statistics ' +
+          'WHERE table_schema = DATABASE() AND table_name = ? AND column_name = ?',
+        [table, LIVE_COLUMN],
+      )) as [{ n: number | string }[]];
+      if (Number(rows[0]?.n) === 0) {
+        await knex.schema.alterTable(table, (t) => t.dropColumn(LIVE_COLUMN));
+      }
     },
   },
 
