@@ -2,8 +2,9 @@
 // `mochaGlobalSetup` once, in its main process, before the workers of the parallel run start: a
 // stale `runtime/dist` (sources edited since the last build) is rebuilt here, once, rather than by
 // two suites in two workers at the same time.
-import { appendFileSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureRuntimeBuild } from '../../scripts/pack.js';
 
@@ -11,6 +12,14 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 export function mochaGlobalSetup(): void {
   ensureRuntimeBuild();
+  // The folder of this run's packed tarballs (test/publish/packed.ts): the workers, started after
+  // this, inherit it, and the first suite that needs the tarballs packs them there for all.
+  process.env.SLICEKIT_TEST_PACK = mkdtempSync(join(tmpdir(), 'slicekit-pack-'));
+}
+
+export function mochaGlobalTeardown(): void {
+  const folder = process.env.SLICEKIT_TEST_PACK;
+  if (folder) rmSync(folder, { recursive: true, force: true });
 }
 
 // Every app process a suite starts would otherwise serve metrics on the default port 9464, and
