@@ -1,28 +1,10 @@
-// Roles per operation (`access`): every spec mistake reported in one run with its fix; a generated
-// library app checks roles before the row (401 anonymous, 403 auth.forbidden without a role, 404
-// outside the row scope), soft-deletes and restores its books and loans (unique values, references
-// and ?deleted=), documents each rule in OpenAPI, and its own generated tests pass on SQLite,
-// PostgreSQL and MySQL.
+// Roles per operation (`access`) in a spec: each operation resolved to anyone, authenticated or
+// its roles, and every spec mistake reported in one run with its fix. The generated app's checks
+// (401, 403, 404), its OpenAPI and its own tests are in feature-app.test.ts (fixtures/access).
 import { expect } from 'chai';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildOpenApiDocument, type SliceDescription } from '@slicekit/runtime/openapi';
-import { generateApp } from './support/generated-app.js';
 import { EntitySpecError, type SpecProblem } from '../../generators/model/errors.js';
 import { resolveSpec } from '../../generators/model/resolve.js';
 import type { EntitySpec } from '../../generators/model/types.js';
-import { run } from '../e2e/support/processes.js';
-import { appEnv, scratchFolder } from '../e2e/support/workspace.js';
-import {
-  requireService,
-  serviceUrls,
-  uniqueName,
-  withDatabase,
-  type Dialect,
-} from '../support/services.js';
-
-// The library: Book (roles, PATCH, soft delete) and Loan (a soft-deleting child of Book).
-const librarySpecs = fileURLToPath(new URL('./fixtures/access/', import.meta.url));
 
 const book: EntitySpec = {
   entity: 'Book',
@@ -69,16 +51,6 @@ describe('entity spec: access', () => {
     expect(clash.map((p) => p.path)).to.include('patch');
   });
 
-  it('lets restore through to whom delete is, and names it only under softDelete', () => {
-    const soft = { ...book, softDelete: true, access: { delete: ['admin'] } };
-    expect(resolveSpec(soft, 'book.yaml').access?.restore).to.deep.equal(['admin']);
-    const named = { ...soft, access: { delete: ['admin'], restore: ['librarian'] } };
-    expect(resolveSpec(named, 'book.yaml').access?.restore).to.deep.equal(['librarian']);
-    expect(problemsOf({ ...book, access: { restore: ['admin'] } })[0]?.path).to.equal(
-      'access.restore',
-    );
-  });
-
   it('reports every mistake in one run, with the other mistakes of the spec', () => {
     const problems = problemsOf({
       ...book,
@@ -106,92 +78,4 @@ describe('entity spec: access', () => {
     expect(byPath['access.Borrow[0]']).to.contain('write anyone on its own');
     expect(byPath['access.delete']).to.contain('is not a rule');
   });
-});
-
-describe('a generated app with roles per operation', function () {
-  this.timeout(240_000);
-  const databases: readonly Dialect[] = ['sqlite', 'postgres', 'mysql'];
-  let scratch: ReturnType<typeof scratchFolder>;
-  const appDir = (database: Dialect) => join(scratch.path, database);
-
-  before(async () => {
-    scratch = scratchFolder('entity-access');
-    for (const database of databases) {
-      await generateApp(appDir(database), { name: 'library', database, specFile: librarySpecs });
-    }
-  });
-  after(() => scratch?.remove());
-
-  it('documents each requirement in OpenAPI: bearer and 401, and 403 where roles are named', async () => {
-    const file = join(appDir('sqlite'), 'src/slices/books/book.openapi.ts');
-    const { bookOpenApi } = (await import(pathToFileURL(file).href)) as {
-      bookOpenApi: SliceDescription;
-    };
-    const document = buildOpenApiDocument([bookOpenApi]);
-    type Operation = {
-      security?: unknown;
-      description?: string;
-      responses: Record<string, { description: string }>;
-    };
-    const paths = document.paths as Record<string, Record<string, Operation>>;
-    const list = paths['/v1/books']!.get!;
-    expect(list.security).to.equal(undefined);
-    // Anyone may list; only ?deleted= needs a caller (an admin, who may restore).
-    expect(list.responses['401']!.description).to.contain('deleted');
-    const get = paths['/v1/books/{id}']!.get!;
-    expect(get.security).to.deep.equal([{ bearerAuth: [] }]);
-    expect(get.responses).to.have.property('401');
-    expect(get.responses).to.not.have.property('403');
-    const revise = paths['/v1/books/{id}']!.put!;
-    expect(revise.description).to.contain('librarian, admin');
-    expect(revise.responses['403']!.description).to.contain('auth.forbidden');
-    expect(document.components.securitySchemes).to.have.property('bearerAuth');
-    const patch = paths['/v1/books/{id}']!.patch! as Operation & {
-      requestBody: { content: Record<string, unknown> };
-    };
-    expect(Object.keys(patch.requestBody.content)).to.deep.equal([
-      'application/merge-patch+json',
-      'application/json',
-    ]);
-    expect(patch.description).to.contain('librarian, admin');
-    const restore = paths['/v1/books/{id}/restore']!.post!;
-    expect(restore.description).to.contain('admin');
-    expect(Object.keys(restore.responses)).to.include.members(['200', '403', '404', '409', '412']);
-    const deleted = (list as Operation & { parameters: { name: string }[] }).parameters.find(
-      (p) => p.name === 'deleted',
-    );
-    expect(deleted).to.not.equal(undefined);
-    expect(list.responses['403']!.description).to.contain('deleted');
-  });
-
-  for (const database of databases) {
-    it(`passes its own generated tests on ${database}`, async function () {
-      if (database !== 'sqlite') await requireService(this, database);
-      const url =
-        database === 'sqlite'
-          ? undefined
-          : withDatabase(serviceUrls[database], uniqueName('books'));
-      const output = await run('npm', ['test'], {
-        cwd: appDir(database),
-        env: appEnv(url ? { DATABASE_URL: url } : {}),
-      });
-      expect(output).to.match(/Revise: PUT \/v1\/books\/\{id\} answers 401 anonymous, 403/);
-      expect(output).to.match(/Patch: PATCH \/v1\/books\/\{id\} changes title only/);
-      expect(output).to.match(/Patch: null clears shelf/);
-      expect(output).to.match(/Patch: answers 415 naming both media types/);
-      expect(output).to.match(/Delete marks a book: 404 and gone from the list/);
-      expect(output).to.match(
-        /answers 403 to \?deleted= from a caller who may list but not restore/,
-      );
-      expect(output).to.match(
-        /lets a deleted book's isbn be taken again; restoring it then is 409/,
-      );
-      expect(output).to.match(/answers 422 naming bookId for a book that is deleted/);
-      expect(output).to.match(
-        /restore: POST \/v1\/books\/\{id\}\/restore answers 401 anonymous, 403/,
-      );
-      expect(output).to.match(/\d+ passing/);
-      expect(output).not.to.match(/\d+ failing/);
-    });
-  }
 });
