@@ -184,18 +184,27 @@ export function describeUpgrade(dialect: Dialect): void {
     ];
     /** The rows before the first further change: every change keeps them. */
     let count: number | undefined;
-    for (const [change, make] of steps) {
-      it(`after a further change (${change}): migrates with the rows intact and passes its own tests`, async () => {
+    // Every change migrates on every database with the rows intact. The app's own tests run after
+    // each change on one database in turn (a third of the changes each), and after the last change
+    // on all three (below): the generated code is the same on each, its migrations are not.
+    const dialects: readonly Dialect[] = ['sqlite', 'postgres', 'mysql'];
+    steps.forEach(([change, make], index) => {
+      const ownTests = dialects[index % dialects.length] === dialect;
+      const title = ownTests
+        ? 'migrates with the rows intact and passes its own tests'
+        : 'migrates with the rows intact';
+      it(`after a further change (${change}): ${title}`, async () => {
         count ??= await rows();
         make();
         await entity(SPEC);
         await run('npm', ['run', 'migrate'], { cwd: app, env: env() });
         expect(await rows(), change).to.equal(count);
+        if (!ownTests) return;
         const output = await run('npm', ['test'], { cwd: app, env: env() });
         expect(output, change).to.contain('keeps a test of my own');
         expect(output, change).not.to.match(/\d+ failing/);
       });
-    }
+    });
 
     it('refuses to drop a field until acknowledged, writing nothing until then', async () => {
       expect(count, 'the further changes ran').to.be.a('number');
