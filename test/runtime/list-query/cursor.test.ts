@@ -29,6 +29,14 @@ const ORDERS: Query[] = [
   { orderBy: 'status', desc: 'true' }, // enum
   { orderBy: 'category.title' }, // a relation path, null without a category
   { orderBy: 'category.title', desc: 'true', filter: 'code:NotEqual:C-ab1' },
+  // An OR group over a relation path, and a selection leaving the order's member out.
+  {
+    orderBy: 'price',
+    filter:
+      'or(category.title:Equal:Tools|and(status:Equal:draft|code:IsNull)|quantity:LessThan:5)',
+    select: 'id,name',
+  },
+  { orderBy: 'category.title', select: 'id', search: 'an' },
 ];
 
 const ids = (page: PagedResponse<Item>) => page.items.map((i) => i.id);
@@ -139,12 +147,36 @@ describe('list cursors refused', () => {
     }
   });
 
+  it('takes a cursor back with the same group and selection, however spelt', async () => {
+    const query = {
+      orderBy: 'price',
+      filter: 'or(quantity:GreaterThan:1|code:IsNull)',
+      select: 'id,name',
+      pageSize: '5',
+    };
+    const made = (await runListQuery(db.knex, items, parseListQuery(items, query))).nextCursor!;
+    const respelt = {
+      ...query,
+      filter: 'OR(code:isnull|Quantity:GreaterThan:1)',
+      select: 'name,ID',
+      cursor: made,
+    };
+    expect(parseListQuery(items, respelt).cursor).to.include({ direction: 'next' });
+    for (const other of [{ select: 'id' }, { filter: 'or(quantity:GreaterThan:2|code:IsNull)' }]) {
+      expect(problem({ ...respelt, ...other }), JSON.stringify(other)).to.include({
+        code: 'list_query.cursor_invalid',
+      });
+    }
+  });
+
   it('answers 400 to a cursor made for another order, filter, search or list', () => {
     const others: Query[] = [
       { orderBy: 'price', desc: 'true' },
       { orderBy: 'name' },
       { orderBy: 'price', filter: 'quantity:GreaterThan:1' },
       { orderBy: 'price', search: 'an' },
+      { orderBy: 'price', filter: 'or(quantity:GreaterThan:1)' },
+      { orderBy: 'price', select: 'id' },
       {},
     ];
     for (const query of others) {

@@ -137,6 +137,17 @@ const VALUES = [
   '2024-05-01,2024-05-02T00:00:00Z',
 ];
 
+/** Conditions that hold, so that some groups reach the database. */
+const VALID_CONDITIONS = [
+  'code:IsNull',
+  'price:LessThan:50',
+  'name:Contains:a',
+  'category.title:Equal:Tools',
+  'status:In:draft,active',
+  'name:Equal:a|b',
+  'name:Contains:(x)',
+];
+
 /** Cursors to send: made by the list (for some query), altered, cut, or not cursors at all. */
 const CURSORS: string[] = ['', '.', 'abc', 'a.b.c', 'e30.AAAA', '%00', 'x'.repeat(9000)];
 
@@ -176,6 +187,38 @@ function generate(random: () => number): string {
           : `${pick(FIELDS)}:${pick(OPS)}:${value}`;
     add(pick(['filter', 'filter', 'filter', 'Filter', 'filter[]']), filter);
   }
+  // OR groups: members of the shapes above, nested, escaped or not, well-formed or broken.
+  const member = (depth: number): string => {
+    if (depth < 5 && chance(0.2)) return group(depth + 1);
+    const text = chance(0.6)
+      ? pick(VALID_CONDITIONS)
+      : `${pick(FIELDS)}:${pick(OPS)}:${pick(VALUES)}`;
+    return chance(0.5) ? text.replace(/[\\|()]/g, (c) => `\\${c}`) : text;
+  };
+  const group = (depth: number): string =>
+    `${pick(['or(', 'or(', 'and(', 'OR (', 'or', 'not(', '('])}${Array.from(
+      { length: chance(0.05) ? 25 : 1 + Math.floor(random() * 4) },
+      () => member(depth),
+    ).join(pick(['|', '|', '|', ',', '||']))}${pick([')', ')', ')', '', '))', ')x'])}`;
+  for (let i = chance(0.15) ? 1 + Math.floor(random() * (chance(0.05) ? 12 : 2)) : 0; i > 0; i--) {
+    add('filter', group(1));
+  }
+  if (chance(0.2)) {
+    const names = [
+      ...FIELDS,
+      'category.title',
+      'category.id',
+      'category.nope',
+      'meta.label',
+      'tags',
+    ];
+    add(
+      pick(['select', 'Select']),
+      Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(names)).join(
+        pick([',', ',', ', ', ',,', '.']),
+      ),
+    );
+  }
   if (chance(0.4))
     add(
       'search',
@@ -209,7 +252,12 @@ for (const dialect of allDialects) {
       });
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/items?`;
       // Made without HTTP: a keep-alive socket left idle here could be closed under the fuzzer.
-      for (const query of [{}, { orderBy: 'code' }, { orderBy: 'price', desc: '1' }]) {
+      for (const query of [
+        {},
+        { orderBy: 'code' },
+        { orderBy: 'price', desc: '1' },
+        { filter: 'or(code:IsNull|price:LessThan:50)', select: 'id,name' },
+      ]) {
         const parsed = parseListQuery(items, { ...query, pageSize: '3' });
         const made = (await runListQuery(db.knex, items, parsed)).nextCursor!;
         CURSORS.push(made, made.slice(0, -1), made.replace(/[A-Z]/, 'q'), `${made}.x`);
