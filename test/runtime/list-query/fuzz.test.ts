@@ -154,6 +154,8 @@ const CURSORS: string[] = ['', '.', 'abc', 'a.b.c', 'e30.AAAA', '%00', 'x'.repea
 function generate(random: () => number): string {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const chance = (p: number) => random() < p;
+  const rarelyName = (good: readonly string[], bad: readonly string[]) =>
+    chance(0.9) ? pick(good) : pick(bad);
   // Long values, cut by code points (a cut surrogate pair cannot be percent-encoded) and kept
   // under the 16 KB header limit of Node's HTTP server, which answers 431 before any route runs.
   const huge = (text: string) => {
@@ -170,7 +172,13 @@ function generate(random: () => number): string {
     chance(0.8) ? encodeURIComponent(text) : text.replace(/[&#]/g, encodeURIComponent);
   const params: string[] = [];
   const add = (name: string, value: string) => params.push(`${encode(name)}=${encode(value)}`);
-  const filters = chance(0.05) ? 21 + Math.floor(random() * 10) : Math.floor(random() * 4);
+  const grouped = chance(0.25);
+  const filters =
+    grouped && chance(0.5)
+      ? 0
+      : chance(0.05)
+        ? 21 + Math.floor(random() * 10)
+        : Math.floor(random() * 4);
   for (let i = 0; i < filters; i++) {
     let value = chance(0.5)
       ? pick(VALUES)
@@ -187,35 +195,31 @@ function generate(random: () => number): string {
           : `${pick(FIELDS)}:${pick(OPS)}:${value}`;
     add(pick(['filter', 'filter', 'filter', 'Filter', 'filter[]']), filter);
   }
-  // OR groups: members of the shapes above, nested, escaped or not, well-formed or broken.
-  const member = (depth: number): string => {
-    if (depth < 5 && chance(0.2)) return group(depth + 1);
-    const text = chance(0.6)
-      ? pick(VALID_CONDITIONS)
-      : `${pick(FIELDS)}:${pick(OPS)}:${pick(VALUES)}`;
-    return chance(0.5) ? text.replace(/[\\|()]/g, (c) => `\\${c}`) : text;
-  };
-  const group = (depth: number): string =>
-    `${pick(['or(', 'or(', 'and(', 'OR (', 'or', 'not(', '('])}${Array.from(
-      { length: chance(0.05) ? 25 : 1 + Math.floor(random() * 4) },
-      () => member(depth),
-    ).join(pick(['|', '|', '|', ',', '||']))}${pick([')', ')', ')', '', '))', ')x'])}`;
-  for (let i = chance(0.15) ? 1 + Math.floor(random() * (chance(0.05) ? 12 : 2)) : 0; i > 0; i--) {
-    add('filter', group(1));
+  // OR groups and select: mostly well-formed (so they reach the database), now and then broken.
+  if (grouped) {
+    const rarely = <T>(good: T, bad: readonly T[]): T => (chance(0.9) ? good : pick(bad));
+    const member = (depth: number): string => {
+      if (depth < 5 && chance(0.15)) return group(depth + 1);
+      const text = chance(0.85)
+        ? pick(VALID_CONDITIONS)
+        : `${pick(FIELDS)}:${pick(OPS)}:${pick(VALUES)}`;
+      return chance(0.5) ? text.replace(/[\\|()]/g, (c) => `\\${c}`) : text;
+    };
+    const group = (depth: number): string =>
+      `${rarely(pick(['or(', 'and(', 'OR (']), ['or', 'not(', '(', ''])}${Array.from(
+        { length: chance(0.05) ? 25 : 1 + Math.floor(random() * 3) },
+        () => member(depth),
+      ).join(rarely('|', [',', '||']))}${rarely(')', ['', '))', ')x'])}`;
+    const groups = chance(0.05) ? 12 : 1 + Math.floor(random() * 2);
+    for (let i = 0; i < groups; i++) add('filter', group(1));
   }
-  if (chance(0.2)) {
-    const names = [
-      ...FIELDS,
-      'category.title',
-      'category.id',
-      'category.nope',
-      'meta.label',
-      'tags',
-    ];
+  if (chance(0.15)) {
+    const names = [...FIELDS.slice(0, 14), 'category.title', 'category.id', 'tags', 'meta'];
+    const bad = ['category.nope', 'meta.label', 'name.first', '', 'secret', 'ownedBy'];
     add(
       pick(['select', 'Select']),
-      Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(names)).join(
-        pick([',', ',', ', ', ',,', '.']),
+      Array.from({ length: 1 + Math.floor(random() * 4) }, () => rarelyName(names, bad)).join(
+        chance(0.95) ? ',' : pick([',,', '.', ';']),
       ),
     );
   }
