@@ -3,6 +3,7 @@
 // page, and a cursor altered, from another list or for another query is a 400.
 import { expect } from 'chai';
 import {
+  buildListQueries,
   defineListResource,
   parseListQuery,
   runListQuery,
@@ -133,6 +134,17 @@ describe('list cursors refused', () => {
     await createDataset(db.knex);
     const page = await runListQuery(db.knex, items, parseListQuery(items, { orderBy: 'price' }));
     cursor = page.nextCursor!;
+  });
+
+  it('bounds the first key of a cursor page on its own, so the index range starts there', () => {
+    const { page } = buildListQueries(
+      db.knex,
+      items,
+      parseListQuery(items, { orderBy: 'price', cursor }),
+    );
+    expect(page.toSQL().sql).to.include(
+      'where ("lq_items"."price" >= ? AND ("lq_items"."price" > ? OR ("lq_items"."price" = ?',
+    );
   });
 
   it('answers 400 list_query.cursor_invalid to an altered or cut cursor', () => {

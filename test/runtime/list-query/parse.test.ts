@@ -230,7 +230,7 @@ describe('list query parsing', () => {
         },
       ]);
     });
-    it('makes the character after \ literal inside a group, and only there', () => {
+    it('makes the character after a backslash literal inside a group, and only there', () => {
       const group = parse({ filter: 'or(name:Equal:a\\|b\\)c\\(d\\\\e|code:Contains:x:y)' })
         .groups![0]!;
       expect(group.members).to.deep.equal([
