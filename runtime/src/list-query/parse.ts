@@ -18,7 +18,8 @@ import type { ListFilter, ListFilterGroup, ListQuery } from './types.js';
 /** Options of `parseListQuery`. */
 export interface ParseListQueryOptions {
   /**
-   * Extra query parameters the route handles itself; any other unknown parameter is a 400.
+   * Extra query parameters the route handles itself; any other unknown parameter is a 400. A
+   * name the engine reads too (`select`...) is then left to the route.
    * @default []
    */
   allowParameters?: readonly string[];
@@ -91,9 +92,11 @@ function collect(query: unknown, options: ParseListQueryOptions): Map<string, st
     throw invalidListQuery('the query string could not be read', { parameter: '(query)' });
   }
   for (const [key, raw] of Object.entries(query as Record<string, unknown>)) {
+    // A parameter the route handles itself stays the route's, even one the engine later learnt
+    // to read (`select`, `cursor`).
+    if (allowed.has(key.toLowerCase())) continue;
     const name = canonical.get(key.toLowerCase());
     if (!name) {
-      if (allowed.has(key.toLowerCase())) continue;
       throw invalidListQuery(
         `"${shown(key)}" is not a parameter of this list; use ${LIST_PARAMETERS.join(', ')}`,
         { parameter: shown(key), allowed: LIST_PARAMETERS },

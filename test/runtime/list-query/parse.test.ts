@@ -291,6 +291,10 @@ describe('list query parsing', () => {
       expect(parse({ select: 'category.title,category' }).select).to.deep.equal(['category']);
       expect(parse({ select: ' ' }).select).to.equal(undefined);
     });
+    it('leaves select to a route that declares it handles it itself', () => {
+      const query = parseListQuery(items, { select: 'csv' }, { allowParameters: ['Select'] });
+      expect(query.select).to.equal(undefined);
+    });
     it('answers 400 to an unknown member, path or an empty name, listing what can be selected', () => {
       for (const select of ['nope', 'id,,name', 'category.nope', 'name.first', 'category.id.x']) {
         const p = problem({ select });
