@@ -56,7 +56,7 @@ const resource = defineListResource({
 });
 
 /** A FROM clause of one column `n`, 1 to `count`, per dialect. */
-function numbers(dialect: Dialect, count: number): string {
+export function numbers(dialect: Dialect, count: number): string {
   if (dialect === 'postgres') return `generate_series(1::bigint, ${count}) AS s(n)`;
   if (dialect === 'sqlite') {
     return `(WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${count}) SELECT n FROM s) s`;
