@@ -171,7 +171,7 @@ export interface Shape {
 }
 
 /** The rows of a raw result, whatever the driver's shape. */
-function rowsOf(result: unknown): Row[] {
+export function rowsOf(result: unknown): Row[] {
   return (
     Array.isArray(result)
       ? Array.isArray(result[0])

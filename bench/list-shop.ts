@@ -16,6 +16,7 @@ import {
   runListQuery,
   type ListResource,
 } from '../runtime/src/list-query/index.js';
+import { rowsOf } from './list-limits.js';
 import { numbers } from './list-relations.js';
 
 type Dialect = 'postgres' | 'mysql' | 'sqlite';
@@ -130,13 +131,6 @@ async function ensureShop(knex: Knex, d: Dialect, migrations: Migration[], order
     `  generated the shop's ${orders} orders on ${d} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 }
-
-const rowsOf = (result: unknown): Row[] =>
-  (Array.isArray(result)
-    ? Array.isArray(result[0])
-      ? result[0]
-      : result
-    : (result as { rows: Row[] }).rows) as Row[];
 
 /**
  * The best hand-written page: the orders joined to their customers (an inner join, every order
