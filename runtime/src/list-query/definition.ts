@@ -90,4 +90,12 @@ export interface ListResourceDefinition {
   count?: 'exact' | 'estimated' | 'none';
   /** Below this many rows `estimated` gives the exact count. @default 10000 */
   exactCountBelow?: number;
+  /**
+   * Most rows a count the client asked for (`Prefer: count=exact`) reads: past it the answer is
+   * the database's estimate, so no client can make the list count a huge table in full. A
+   * `count: 'exact'` chosen by the resource or route is not bounded (unless the route gives
+   * `exactCountMax`).
+   * @default 100000
+   */
+  exactCountMax?: number;
 }

@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import { collectionFrom, visibleCondition, quoteTable } from './collections.js';
 import { dialectFor, marks, type ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
-import type { CollectionMember, RelationMember } from './members.js';
+import type { CollectionMember, Member, RelationMember } from './members.js';
 import type { ListResource } from './resource.js';
 import { collectionKey, relationKey, relationPresentKey } from './to-dto.js';
 
@@ -37,15 +37,18 @@ function orderOf(d: SqlDialect, c: CollectionMember, alias: string): string {
     .join(', ');
 }
 
-/** Attaches each collection member's elements to `rows`: one query per member. */
+/**
+ * Attaches each collection member's elements to `rows`: one query per member (of `members`,
+ * default all of the resource's).
+ */
 export async function loadCollections(
   knex: Knex,
   resource: ListResource<unknown>,
   rows: Row[],
-  options: { principal?: string; connection?: unknown } = {},
+  options: { principal?: string; connection?: unknown; members?: readonly Member[] } = {},
 ): Promise<void> {
   const d = dialectFor(knex);
-  const collections = resource.members.filter(
+  const collections = (options.members ?? resource.members).filter(
     (m): m is CollectionMember => m.kind === 'collection',
   );
   for (const c of collections) {

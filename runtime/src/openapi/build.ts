@@ -51,7 +51,10 @@ function operationObject(
     op.status === 204
       ? { description: 'Done; no body.' }
       : {
-          description: d.kind === 'list' ? `One page of ${dtoName}` : `The ${dtoName}`,
+          description:
+            d.kind === 'list'
+              ? `One page of ${dtoName} (with \`select\`, each item has only the members named)`
+              : `The ${dtoName}`,
           headers:
             d.kind === 'list'
               ? { 'Preference-Applied': PREFERENCE_APPLIED }

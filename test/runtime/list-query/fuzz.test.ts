@@ -137,12 +137,25 @@ const VALUES = [
   '2024-05-01,2024-05-02T00:00:00Z',
 ];
 
+/** Conditions that hold, so that some groups reach the database. */
+const VALID_CONDITIONS = [
+  'code:IsNull',
+  'price:LessThan:50',
+  'name:Contains:a',
+  'category.title:Equal:Tools',
+  'status:In:draft,active',
+  'name:Equal:a|b',
+  'name:Contains:(x)',
+];
+
 /** Cursors to send: made by the list (for some query), altered, cut, or not cursors at all. */
 const CURSORS: string[] = ['', '.', 'abc', 'a.b.c', 'e30.AAAA', '%00', 'x'.repeat(9000)];
 
 function generate(random: () => number): string {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const chance = (p: number) => random() < p;
+  const rarelyName = (good: readonly string[], bad: readonly string[]) =>
+    chance(0.9) ? pick(good) : pick(bad);
   // Long values, cut by code points (a cut surrogate pair cannot be percent-encoded) and kept
   // under the 16 KB header limit of Node's HTTP server, which answers 431 before any route runs.
   const huge = (text: string) => {
@@ -159,7 +172,13 @@ function generate(random: () => number): string {
     chance(0.8) ? encodeURIComponent(text) : text.replace(/[&#]/g, encodeURIComponent);
   const params: string[] = [];
   const add = (name: string, value: string) => params.push(`${encode(name)}=${encode(value)}`);
-  const filters = chance(0.05) ? 21 + Math.floor(random() * 10) : Math.floor(random() * 4);
+  const grouped = chance(0.25);
+  const filters =
+    grouped && chance(0.5)
+      ? 0
+      : chance(0.05)
+        ? 21 + Math.floor(random() * 10)
+        : Math.floor(random() * 4);
   for (let i = 0; i < filters; i++) {
     let value = chance(0.5)
       ? pick(VALUES)
@@ -175,6 +194,34 @@ function generate(random: () => number): string {
           ? `${pick(FIELDS)}:${pick(OPS)}`
           : `${pick(FIELDS)}:${pick(OPS)}:${value}`;
     add(pick(['filter', 'filter', 'filter', 'Filter', 'filter[]']), filter);
+  }
+  // OR groups and select: mostly well-formed (so they reach the database), now and then broken.
+  if (grouped) {
+    const rarely = <T>(good: T, bad: readonly T[]): T => (chance(0.9) ? good : pick(bad));
+    const member = (depth: number): string => {
+      if (depth < 5 && chance(0.15)) return group(depth + 1);
+      const text = chance(0.85)
+        ? pick(VALID_CONDITIONS)
+        : `${pick(FIELDS)}:${pick(OPS)}:${pick(VALUES)}`;
+      return chance(0.5) ? text.replace(/[\\|()]/g, (c) => `\\${c}`) : text;
+    };
+    const group = (depth: number): string =>
+      `${rarely(pick(['or(', 'and(', 'OR (']), ['or', 'not(', '(', ''])}${Array.from(
+        { length: chance(0.05) ? 25 : 1 + Math.floor(random() * 3) },
+        () => member(depth),
+      ).join(rarely('|', [',', '||']))}${rarely(')', ['', '))', ')x'])}`;
+    const groups = chance(0.05) ? 12 : 1 + Math.floor(random() * 2);
+    for (let i = 0; i < groups; i++) add('filter', group(1));
+  }
+  if (chance(0.15)) {
+    const names = [...FIELDS.slice(0, 14), 'category.title', 'category.id', 'tags', 'meta'];
+    const bad = ['category.nope', 'meta.label', 'name.first', '', 'secret', 'ownedBy'];
+    add(
+      pick(['select', 'Select']),
+      Array.from({ length: 1 + Math.floor(random() * 4) }, () => rarelyName(names, bad)).join(
+        chance(0.95) ? ',' : pick([',,', '.', ';']),
+      ),
+    );
   }
   if (chance(0.4))
     add(
@@ -209,7 +256,12 @@ for (const dialect of allDialects) {
       });
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/items?`;
       // Made without HTTP: a keep-alive socket left idle here could be closed under the fuzzer.
-      for (const query of [{}, { orderBy: 'code' }, { orderBy: 'price', desc: '1' }]) {
+      for (const query of [
+        {},
+        { orderBy: 'code' },
+        { orderBy: 'price', desc: '1' },
+        { filter: 'or(code:IsNull|price:LessThan:50)', select: 'id,name' },
+      ]) {
         const parsed = parseListQuery(items, { ...query, pageSize: '3' });
         const made = (await runListQuery(db.knex, items, parsed)).nextCursor!;
         CURSORS.push(made, made.slice(0, -1), made.replace(/[A-Z]/, 'q'), `${made}.x`);
