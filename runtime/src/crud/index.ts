@@ -26,7 +26,7 @@ export {
   visibleRows,
 } from './repository.js';
 export { nestedListHandler, type NestedListOptions } from './nested.js';
-export { sendEntity } from '../http/entity-tag.js';
+export { sendEntity } from '../http/index.js';
 export {
   INVALID_REFERENCE_TYPE,
   isForeignKeyViolation,
@@ -47,7 +47,7 @@ export {
   type TableLink,
   type TableReference,
 } from './table.js';
-export type { JsonSchema } from '../sql/json-schema.js';
+export type { JsonSchema } from '../sql/index.js';
 export {
   CRUD_OPS,
   CrudOp,

@@ -1,7 +1,7 @@
 // Ownership: the rows of a table a caller may reach. For an owned table, only those whose owner
 // is exactly the caller's principal, on every database, so another caller's row is not found.
 import type { Knex } from 'knex';
-import { dialectFor } from '../sql/dialects/index.js';
+import { dialectFor } from '../sql/index.js';
 import type { EntityTable } from './table.js';
 
 type Db = Knex | Knex.Transaction;

@@ -3,12 +3,10 @@
 // answers with the row as stored, so the DTO shows exactly what the database kept (decimals, time
 // precision), and the events it raises are written to the outbox in that same transaction.
 import type { Knex } from 'knex';
-import { dialectFor } from '../sql/dialects/index.js';
-import { retryOnConflict, transactionWithRetry } from '../database/transaction.js';
-import { createdEvents, updatedEvents, type EntityEvents } from '../events/declared.js';
-import { recordEvents } from '../events/record.js';
-import { ifMatchHolds, withEntityTag } from '../http/entity-tag.js';
-import { ProblemError } from '../http/problem.js';
+import { dialectFor } from '../sql/index.js';
+import { retryOnConflict, transactionWithRetry } from '../database/index.js';
+import { createdEvents, updatedEvents, type EntityEvents, recordEvents } from '../events/index.js';
+import { ifMatchHolds, withEntityTag, ProblemError } from '../http/index.js';
 import { asCaller, type Caller } from './caller.js';
 import { refusingDuplicates } from './duplicates.js';
 import { ownRowsOnly, visibleRows } from './owner.js';

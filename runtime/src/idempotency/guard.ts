@@ -2,7 +2,7 @@
 // duplicate (409 or replay), or run the handler and record or release its outcome.
 import { channel } from 'node:diagnostics_channel';
 import type { NextFunction, Request, Response } from 'express';
-import { safeError } from '../logging/safe-error.js';
+import { safeError } from '../logging/index.js';
 import { IdempotencyConfigError, IdempotencyErrorCode, OptionsValidationError } from './errors.js';
 import { isGuarded, startRecording } from './recorder.js';
 import { registrationOf } from './registration.js';
@@ -17,7 +17,7 @@ import {
   sendNotPrepared,
 } from './problems.js';
 import { guardRuntimeOf, type GuardRuntime } from './runtime.js';
-import { principalId } from '../auth/user.js';
+import { principalId } from '../auth/index.js';
 import { resolveScope } from './scope.js';
 import { refuseLaterCaller } from './scope-order.js';
 import type { CachedResponse, IdempotentKeyInfo, KeyCheckResult } from './store.js';

@@ -15,7 +15,7 @@ export {
 export type { Duration } from './duration.js';
 export { IdempotencyConfigError, IdempotencyErrorCode, OptionsValidationError } from './errors.js';
 export { silentLogger, type IdempotencyLogger } from './logger.js';
-export { buildKeyInfo, safeKeyOf } from './key-info.js';
+export { buildKeyInfo, safeKeyOf, storageKey } from './key-info.js';
 export { STANDARD_KEY_HEADER } from './key-header.js';
 export { resolveScope } from './scope.js';
 export {
@@ -26,7 +26,7 @@ export {
 } from './fingerprint.js';
 export { DEFAULT_KEY_PATTERN } from './pattern.js';
 export { IN_FLIGHT_RETRY_AFTER_SECONDS, IdempotencyProblemType } from './problems.js';
-export { REPLAYED_HEADER } from './guard.js';
+export { IDEMPOTENCY_CHANNEL, REPLAYED_HEADER, type IdempotencyOutcome } from './guard.js';
 export {
   addIdempotentKey,
   addIdempotentKeyWithStore,

@@ -3,8 +3,8 @@
 // ends in those two), keeps what the handler writes, holds the final `end` until the store has
 // the outcome, then lets the response go on as the handler asked.
 import type { Request, Response } from 'express';
-import { principalId } from '../auth/user.js';
-import { safeError } from '../logging/safe-error.js';
+import { principalId } from '../auth/index.js';
+import { safeError } from '../logging/index.js';
 import type { GuardRuntime } from './runtime.js';
 import {
   attempt,

@@ -1,8 +1,8 @@
 // The caller scope is never kept for another caller: an authentication that runs after the guard
 // (and so after the scope was resolved) fails the request at request time (see docs/idempotency.md).
 import type { NextFunction, Request, Response } from 'express';
-import { lateAuthenticationRefusal, onLateAuthentication, principalId } from '../auth/user.js';
-import { PROBLEM_CONTENT_TYPE, shapeProblem } from '../http/problem.js';
+import { lateAuthenticationRefusal, onLateAuthentication, principalId } from '../auth/index.js';
+import { PROBLEM_CONTENT_TYPE, shapeProblem } from '../http/index.js';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
 import type { IdempotencyLogger } from './logger.js';
 
