@@ -5,7 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { safeError } from '../logging/index.js';
 import { IdempotencyConfigError, IdempotencyErrorCode, OptionsValidationError } from './errors.js';
 import { isGuarded, startRecording } from './recorder.js';
-import { registrationOf } from './registration.js';
+import { registrationOf, type GuardRuntime } from './registration.js';
 import { configuredLogger, prepareApp } from './startup.js';
 import { buildKeyInfo } from './key-info.js';
 import { checkKey, MALFORMED_KEY, readKey } from './key-header.js';
@@ -16,7 +16,6 @@ import {
   sendKeyProblem,
   sendNotPrepared,
 } from './problems.js';
-import { guardRuntimeOf, type GuardRuntime } from './runtime.js';
 import { principalId } from '../auth/index.js';
 import { resolveScope } from './scope.js';
 import { refuseLaterCaller } from './scope-order.js';
@@ -96,8 +95,7 @@ export function guardRequest(
   mount: Mount,
 ): void | Promise<void> {
   if (isGuarded(req)) return next();
-  const app = req.app;
-  const runtime = guardRuntimeOf(app);
+  const runtime = registrationOf(req.app)?.runtime;
   if (!runtime) return prepareFirst(req, res, next, mount);
   if (mount === 'route' && req.route === undefined) {
     throw new IdempotencyConfigError(
@@ -129,7 +127,7 @@ export function guardRequest(
 
 /** Prepares the app that registered the guard, then guards; refuses the request if that fails. */
 function prepareFirst(req: Request, res: Response, next: NextFunction, mount: Mount) {
-  const [owner] = registrationOf(req.app) ?? [];
+  const owner = registrationOf(req.app)?.app;
   if (owner === undefined) {
     throw new IdempotencyConfigError(
       IdempotencyErrorCode.notStarted,

@@ -33,6 +33,7 @@ export {
   type IdempotencyApp,
   type IdempotencyKeyStoreFactory,
   type IdempotencyStoreSource,
+  type PreparedIdempotency,
 } from './registration.js';
 export { requiredIdempotentKey } from './coverage.js';
 export { markAuthentication } from './scope-order.js';
@@ -41,6 +42,5 @@ export {
   closeIdempotency,
   prepareApp,
   startApp,
-  type PreparedIdempotency,
   type StartAppOptions,
 } from './startup.js';

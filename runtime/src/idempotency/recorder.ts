@@ -5,7 +5,7 @@
 import type { Request, Response } from 'express';
 import { principalId } from '../auth/index.js';
 import { safeError } from '../logging/index.js';
-import type { GuardRuntime } from './runtime.js';
+import type { GuardRuntime } from './registration.js';
 import {
   attempt,
   headerBlockIsUtf8,

@@ -1,7 +1,7 @@
 // The response the recorder hands its store, built from what the handler wrote: status, body
 // bytes, content type and the allow-listed headers, each value as its bytes went on the wire.
 import type { Response } from 'express';
-import type { GuardRuntime } from './runtime.js';
+import type { GuardRuntime } from './registration.js';
 import type { ResponseHeader } from './store.js';
 
 const NO_HEADERS: readonly ResponseHeader[] = Object.freeze([]);
