@@ -49,26 +49,14 @@ function endpointOf(req: Request, mount: Mount): string {
 }
 
 /**
- * Sets the recorded headers again, with the strings recorded, so Node writes the same bytes. A
- * name recorded more than once (two `Link`s) is set once with all its values, in order.
+ * Answers with the recorded response. Its headers are set again with the strings recorded, so Node
+ * writes the same bytes, replacing any value set before the guard; a name recorded more than once
+ * (two `Link`s) gets all its values, in order, under its first spelling (as `appendHeader` keeps).
  */
-function setRecordedHeaders(res: Response, headers: CachedResponse['headers'] | undefined): void {
-  if (!headers || headers.length === 0) return;
-  const values = new Map<string, { name: string; values: string[] }>();
-  for (const [name, value] of headers) {
-    const key = name.toLowerCase();
-    const known = values.get(key);
-    if (known) known.values.push(value);
-    else values.set(key, { name, values: [value] });
-  }
-  for (const { name, values: list } of values.values()) {
-    res.setHeader(name, list.length === 1 ? list[0]! : list);
-  }
-}
-
 function replay(res: Response, cached: CachedResponse): void {
   res.status(cached.statusCode);
-  setRecordedHeaders(res, cached.headers);
+  for (const [name] of cached.headers ?? []) res.removeHeader(name);
+  for (const [name, value] of cached.headers ?? []) res.appendHeader(name, value);
   res.setHeader(REPLAYED_HEADER, 'true');
   if (cached.body === null) {
     res.end();
