@@ -30,9 +30,8 @@ export function requiredIdempotentKey<G extends Router | Application>(
 export function requiredIdempotentKey(group?: Router, ...methods: string[]): unknown {
   if (group === undefined) return idempotentRoute;
   const verbs = new Set((methods.length > 0 ? methods : ['POST']).map((m) => m.toUpperCase()));
-  const unknown = [...verbs].find((verb) => !METHODS.includes(verb));
-  if (unknown)
-    throw new TypeError(`requiredIdempotentKey: unknown HTTP method ${unknown.toLowerCase()}`);
+  const unknown = [...verbs].find((verb) => !METHODS.includes(verb))?.toLowerCase();
+  if (unknown) throw new TypeError(`requiredIdempotentKey: unknown HTTP method ${unknown}`);
   group.use(function idempotentGroup(req: Request, res: Response, next: NextFunction) {
     return verbs.has(req.method) ? guardRequest(req, res, next, 'group') : next();
   });

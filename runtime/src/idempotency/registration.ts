@@ -116,6 +116,7 @@ export function buildStore(
   return store as IdempotencyKeyStore;
 }
 
+/** A class to construct (its prototype has the store's methods, or its source is a class). */
 const isStoreClass = (source: IdempotencyStoreSource): source is IdempotencyKeyStoreClass =>
   typeof (source as { prototype?: Partial<IdempotencyKeyStore> }).prototype?.isKeyProcessed ===
     'function' || /^class[\s{]/.test(Function.prototype.toString.call(source));
