@@ -5,7 +5,7 @@
 import type { ForeignKey } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
 import type { FullSnapshot, NumberedColumn } from './base.js';
-import type { SchemaChange } from './diff.js';
+import type { SchemaChange } from './changes.js';
 import type { Line, MigrationSteps, Step } from './step-types.js';
 
 export type { EnumChange, Line, MigrationSteps, Step } from './step-types.js';

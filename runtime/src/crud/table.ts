@@ -1,12 +1,16 @@
 // `defineEntityTable`: how an entity class is stored, property by property, so the repository
 // helpers can turn a row into an entity and back the same way on PostgreSQL, MySQL and SQLite.
 import { hash } from 'node:crypto';
-import type { EntityEvents, EventDeclaration } from '../events/declared.js';
-import { FIELD_KINDS, fieldKinds, isFieldKind, type FieldKind } from '../fields/kinds.js';
-import { snakeCase } from '../sql/names.js';
-import { readStored, writeStored } from '../sql/values.js';
+import type { EntityEvents, EventDeclaration } from '../events/index.js';
+import { FIELD_KINDS, fieldKinds, isFieldKind, type FieldKind } from '../fields/index.js';
+import { snakeCase, readStored, writeStored } from '../sql/index.js';
 import { EntityTableDefinitionError } from './errors.js';
-import { recordReferences } from './referencing.js';
+
+/**
+ * Every table defined with references or links (see referencing.ts), so deleting a row finds the
+ * rows referring to it without the referenced slice knowing the slices built after it.
+ */
+export const referencingTables = new Set<EntityTable<unknown>>();
 
 /** The kind of each stored field (the field-kind registry's names). */
 export type { FieldKind };
@@ -287,6 +291,8 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
       return `"${hash('sha1', JSON.stringify(values), 'base64url').slice(0, 22)}"`;
     },
   };
-  recordReferences(defined as EntityTable<unknown>);
+  if (defined.references.length > 0 || defined.links.length > 0) {
+    referencingTables.add(defined as EntityTable<unknown>);
+  }
   return defined;
 }

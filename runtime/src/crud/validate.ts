@@ -4,7 +4,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { problemDetails, sendProblem } from '../http/problem.js';
+import { problemDetails, sendProblem } from '../http/index.js';
 import { invalidRequest, type FieldError } from './errors.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.

@@ -16,5 +16,5 @@ export {
   type FieldKind,
 } from './kinds.js';
 export { stableUuid } from './samples.js';
-export { readStored, writeStored, type ValueType } from '../sql/values.js';
-export type { JsonSchema } from '../sql/json-schema.js';
+export { readStored, writeStored, type ValueType } from '../sql/index.js';
+export type { JsonSchema } from '../sql/index.js';
