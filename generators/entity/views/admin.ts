@@ -67,7 +67,9 @@ const FIELD_TAGS: Partial<Record<FieldType, string>> = {
 function column(model: EntityModel, field: FieldModel): Element {
   const source = attr('source', text(field.name.camel));
   const named = attr('label', text(fieldLabel(field)));
-  const reference = model.relations?.references.find((r) => r.field.name.camel === field.name.camel);
+  const reference = model.relations?.references.find(
+    (r) => r.field.name.camel === field.name.camel,
+  );
   if (reference) {
     const shown = reference.show[0]?.name.camel;
     return {
@@ -76,7 +78,9 @@ function column(model: EntityModel, field: FieldModel): Element {
         source,
         named,
         attr('reference', text(reference.target.resource)),
-        ...(shown ? [attr('sortBy', text(`${reference.field.reference!.name.camel}.${shown}`))] : []),
+        ...(shown
+          ? [attr('sortBy', text(`${reference.field.reference!.name.camel}.${shown}`))]
+          : []),
       ],
     };
   }
@@ -148,9 +152,7 @@ function input(
     attrs: [
       ...(options.filter ? [attr('key', text(source))] : []),
       attr('source', text(source)),
-      options.filter && dated
-        ? attr('label', text(`${named.value.slice(1, -1)} or after`))
-        : named,
+      options.filter && dated ? attr('label', text(`${named.value.slice(1, -1)} or after`)) : named,
       ...(type === 'enum'
         ? [attr('choices', `{${literal((param.values ?? []).map((v) => ({ id: v, name: v })))}}`)]
         : []),
@@ -171,9 +173,13 @@ export function adminView(model: EntityModel, base: SliceBase): AdminView {
   const columns = model.dto.map((f) => column(model, f));
   const filterable = model.dto.filter((f) => f.type !== 'json' && f.role !== 'id');
   const filters = filterable.map((f) =>
-    input(model, { name: f.name, type: f.type, required: false, values: f.values, field: f }, {
-      filter: true,
-    }),
+    input(
+      model,
+      { name: f.name, type: f.type, required: false, values: f.values, field: f },
+      {
+        filter: true,
+      },
+    ),
   );
   const createInputs = model.create.map((p) => input(model, p));
   const first = model.methods.find((m) => m.kind === 'update' && m.segment === '');
@@ -192,9 +198,7 @@ export function adminView(model: EntityModel, base: SliceBase): AdminView {
       verb: m.verb,
       ...(m.when.length > 0
         ? {
-            when: literal(
-              Object.fromEntries(m.when.map((c) => [c.field.name.camel, c.values])),
-            ),
+            when: literal(Object.fromEntries(m.when.map((c) => [c.field.name.camel, c.values]))),
           }
         : {}),
       inputs: m.params.map((p) => input(model, p)),

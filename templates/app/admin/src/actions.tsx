@@ -31,7 +31,9 @@ function refusal(
   record: Record<string, unknown>,
   when: ActionButtonProps['when'] = {},
 ): string | undefined {
-  const unmet = Object.entries(when).filter(([field, values]) => !values.includes(record[field] as string));
+  const unmet = Object.entries(when).filter(
+    ([field, values]) => !values.includes(record[field] as string),
+  );
   if (unmet.length === 0) return undefined;
   return `Allowed only when ${unmet.map(([field, values]) => `${field} is ${values.join(' or ')}`).join(' and ')}`;
 }
