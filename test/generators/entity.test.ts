@@ -128,7 +128,10 @@ describe('entity generator', () => {
 
   it('never rewrites an existing create migration, even with force, and says why', async () => {
     await generate(dir, { specFile: productSpec });
-    const migration = join(dir, productFiles.find((f) => f.startsWith('migrations/'))!);
+    const migration = join(
+      dir,
+      productFiles.find((f) => f.startsWith('migrations/'))!,
+    );
     writeFileSync(migration, '// applied already, edited by hand\n');
     const forced = await generate(dir, {
       specFile: productSpec,
