@@ -54,6 +54,8 @@ if (!shop) subscribeToProductCreated();
 
 step('src/migrate.ts');
 if (seed) step('src/seed.ts');
+// The admin UI the app serves at /admin (dist/admin), built as `npm run build` builds it.
+step('admin/build.ts');
 
 const server = spawn(process.execPath, [...tsx, 'src/server.ts'], {
   cwd: appDir,
@@ -80,6 +82,7 @@ async function productBanner(): Promise<string> {
   const id = product?.id ?? '<id>';
   return `
 demo: the Product API is up at ${url} (database: ${databaseUrl})
+demo: the admin UI is at ${base}/admin
 Try:
   curl -s ${url}
   curl -s -X POST ${url} ${json} -d '{"name":"Desk lamp","price":24.99}'
@@ -122,6 +125,7 @@ async function shopBanner(): Promise<string> {
   if (!order) lines.push(noRows('customers, tags and an order'));
   return `
 demo: the shop API is up at ${v1}/customers, /v1/orders, /v1/order-lines, /v1/tags (database: ${databaseUrl})
+demo: the admin UI is at ${base}/admin
 Try:
 ${lines.map((line) => `  ${line}`).join('\n')}
 Stop with Ctrl+C.`;

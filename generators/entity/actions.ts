@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { SlicekitError } from '@slicekit/runtime/domain';
 import type { ActionType, NodePlopAPI } from 'plop';
 import { savedSpecPath, type AppModel } from '../model/app.js';
+import { writeAdminResources } from './admin-index.js';
 import { writeAppEvents } from './events-index.js';
 import type { EntityModel } from '../model/types.js';
 import { formatFile } from './format.js';
@@ -183,6 +184,7 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
     }))
     .concat(options.extraActions ?? [])
     .concat(sliceBase(model).hasEvents ? [writeAppEvents(options.app)] : [])
+    .concat([writeAdminResources(options.app)])
     .concat([saveBaseCopy(model, appDir, written, files.length)])
     .concat(filesExist && options.plop ? [reportKeptFiles(model, kept)] : []);
 }

@@ -9,6 +9,7 @@ import { savedSpecPath, type AppModel } from '../model/app.js';
 import { loadSpecFile } from '../model/load.js';
 import type { EntityModel } from '../model/types.js';
 import { createMigrationName, entityActions } from '../entity/actions.js';
+import { writeAdminResources } from '../entity/admin-index.js';
 import { writeAppEvents } from '../entity/events-index.js';
 import { sliceBase } from '../entity/views/index.js';
 import { BASE_ROOT, tableSnapshot, writeBase } from './base.js';
@@ -162,6 +163,7 @@ export function upgradeActions(options: UpgradeOptions): ActionType[] {
         },
     ),
     ...(sliceBase(model).hasEvents ? [writeAppEvents(options.app)] : []),
+    writeAdminResources(options.app),
     async function saveBaseCopy() {
       const { theirs } = await ready();
       const changed = await writeBase(appDir, model.folder, tableSnapshot(model), theirs);

@@ -25,6 +25,8 @@ const snapshots = fileURLToPath(new URL('./entity-snapshots/product/', import.me
 const NOW = '2024-05-01T09:30:00Z';
 
 const productFiles = [
+  'admin/src/resources.ts',
+  'admin/src/resources/product.tsx',
   'migrations/20240501093000_create_products.ts',
   'seeds/products.ts',
   'src/slices/events.ts',
@@ -126,7 +128,10 @@ describe('entity generator', () => {
 
   it('never rewrites an existing create migration, even with force, and says why', async () => {
     await generate(dir, { specFile: productSpec });
-    const migration = join(dir, productFiles[0]!);
+    const migration = join(
+      dir,
+      productFiles.find((f) => f.startsWith('migrations/'))!,
+    );
     writeFileSync(migration, '// applied already, edited by hand\n');
     const forced = await generate(dir, {
       specFile: productSpec,

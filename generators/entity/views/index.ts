@@ -2,6 +2,7 @@
 // this one), each the slice's base (base.ts, computed once per run) and what its file needs.
 import type { EntityModel } from '../../model/types.js';
 import type { SliceBase } from './base.js';
+import { adminView } from './admin.js';
 import { dtoView } from './dto.js';
 import { entityClassView } from './entity-class.js';
 import { eventsView } from './events.js';
@@ -33,6 +34,7 @@ const SLICE = 'src/slices/__folder__/__entity.kebab__';
 const views: Record<string, View> = {
   'migrations/__migrationName__.ts.hbs': (model, base, o) =>
     migrationView(model, base, o.migrationName),
+  'admin/src/resources/__entity.kebab__.tsx.hbs': adminView,
   'seeds/__folder__.ts.hbs': seedView,
   [`${SLICE}.dto.ts.hbs`]: dtoView,
   [`${SLICE}.entity.ts.hbs`]: entityClassView,

@@ -8,8 +8,9 @@ import { databaseCheck, healthRouter, type HealthCheck } from '@slicekit/runtime
 import { prepareApp } from '@slicekit/runtime/idempotency';
 import { httpMetrics } from '@slicekit/runtime/metrics';
 import { buildOpenApiDocument, openApiRouter } from '@slicekit/runtime/openapi';
+import { adminRouter } from './admin.js';
 import { authentication } from './auth.js';
-import { appName, authSettings, corsOrigins } from './config.js';
+import { adminEnabled, appName, authSettings, corsOrigins } from './config.js';
 import { notFound, problemHandler, wrongMethod } from './http/problems.js';
 import { requestLog } from './http/request-log.js';
 import { useIdempotency } from './idempotency.js';
@@ -43,8 +44,8 @@ const exposedHeaders = [
 ];
 
 /**
- * The app: CORS for the CORS_ORIGINS pages and the /health probes first (neither needs a caller),
- * then JSON bodies, the caller from src/auth.ts, every slice found under `src/slices/` mounted at
+ * The app: CORS for the CORS_ORIGINS pages, the /health probes and the /admin page first (none
+ * needs a caller), then JSON bodies, the caller from src/auth.ts, every slice found under `src/slices/` mounted at
  * `/v1`, `/openapi.json` and the `/docs` page, then 405 (with `Allow`) for a known path asked
  * with another method, 404 and problem+json errors. Adding a slice needs no edit here: slices are
  * discovered at start-up. The idempotency guard, when a slice needs it, is validated and started
@@ -61,6 +62,9 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   if (corsOrigins.length > 0) app.use(cors({ origin: corsOrigins, exposedHeaders, maxAge: 600 }));
   const health = deps.health ?? { checks: [databaseCheck(deps.knex, { migrations })] };
   app.use(healthRouter(health));
+  // The admin's static files (ADMIN_ENABLED=false leaves /admin out): the page itself needs no
+  // caller; each API call it makes carries the caller's token.
+  if (adminEnabled) app.use('/admin', adminRouter());
   app.use(express.json());
   app.use(authentication(auth));
 

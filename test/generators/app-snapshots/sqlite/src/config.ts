@@ -48,6 +48,12 @@ export const shutdownGraceMs = envInteger(env, 'SHUTDOWN_GRACE_MS', 10000, {
  */
 export const corsOrigins = envOrigins(env, 'CORS_ORIGINS');
 
+/**
+ * ADMIN_ENABLED: whether the app serves its admin UI at /admin (default true), the pages
+ * `npm run build` writes to dist/admin. `false` leaves /admin out; the API is the same either way.
+ */
+export const adminEnabled = envBoolean(env, 'ADMIN_ENABLED', true);
+
 /** pino level. */
 export const logLevel = envChoice(
   env,

@@ -1,0 +1,97 @@
+// An entity's action (`POST /v1/<resource>/{id}/<segment>`) on its show page: a button named after
+// it, or a small form when it takes parameters. It waits for the answer (a second click does
+// nothing meanwhile) and is disabled, with the reason beside it, when a precondition does not hold.
+import { useId, useState, type ReactNode } from 'react';
+import {
+  Button,
+  Form,
+  SaveButton,
+  useDataProvider,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  useResourceContext,
+} from 'react-admin';
+import type { ActionParams, SlicekitDataProvider } from '@slicekit/runtime/admin';
+
+export interface ActionButtonProps {
+  /** The button's name: `Approve`. */
+  label: string;
+  /** The route's last segment: `approval`. */
+  segment: string;
+  verb?: ActionParams['verb'];
+  /** The spec's `when`: the action is allowed only when each field holds one of its values. */
+  when?: Record<string, (string | boolean)[]>;
+  /** The inputs of its parameters; none: a plain button. */
+  children?: ReactNode;
+}
+
+/** Why the action is refused for `record`, or undefined when its preconditions hold. */
+function refusal(
+  record: Record<string, unknown>,
+  when: ActionButtonProps['when'] = {},
+): string | undefined {
+  const unmet = Object.entries(when).filter(
+    ([field, values]) => !values.includes(record[field] as string),
+  );
+  if (unmet.length === 0) return undefined;
+  return `Allowed only when ${unmet.map(([field, values]) => `${field} is ${values.join(' or ')}`).join(' and ')}`;
+}
+
+// (No double braces in these files: the app generator renders them as Handlebars templates.)
+const row = { display: 'flex', alignItems: 'center', gap: '0.5rem' } as const;
+
+export function ActionButton({ label, segment, verb, when, children }: ActionButtonProps) {
+  const record = useRecordContext();
+  const resource = useResourceContext();
+  const dataProvider = useDataProvider<SlicekitDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [pending, setPending] = useState(false);
+  const reasonId = useId();
+  if (!record || !resource) return null;
+  const reason = refusal(record, when);
+
+  const run = async (data?: Record<string, unknown>) => {
+    if (pending) return;
+    setPending(true);
+    try {
+      await dataProvider.action(resource, { id: record.id, segment, verb, data });
+      notify(`${label}: done`, { type: 'success' });
+      refresh();
+    } catch (error) {
+      notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+      // Field errors of the parameters, beside their inputs.
+      return (error as { body?: { errors?: Record<string, string> } }).body?.errors;
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const explained = reason ? { 'aria-describedby': reasonId } : {};
+  return (
+    <section style={row}>
+      {children ? (
+        <Form onSubmit={(data: Record<string, unknown>) => run(data)}>
+          {children}
+          <SaveButton
+            label={label}
+            icon={<></>}
+            alwaysEnable={!reason && !pending}
+            disabled={Boolean(reason) || pending}
+            {...explained}
+          />
+        </Form>
+      ) : (
+        <Button
+          label={label}
+          onClick={() => void run()}
+          disabled={Boolean(reason) || pending}
+          variant="outlined"
+          {...explained}
+        />
+      )}
+      {reason ? <span id={reasonId}>{reason}</span> : null}
+    </section>
+  );
+}
