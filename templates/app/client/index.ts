@@ -155,19 +155,41 @@ export function where(
   return `${field}:${operation}:${values.join(',')}`;
 }
 
+/** The paging members of a list query. */
+export interface CursorQuery {
+  cursor?: string;
+  pageNumber?: number;
+}
+
 /**
  * The query of the page after `page` by its cursor (the same filters, search and order; no
- * `pageNumber`), or undefined on the last page:
- *
- *   for (let query = first; query; query = page && nextPage(query, page)) { ... }
+ * `pageNumber`), or undefined after the last page: for a "more" button.
  */
-export function nextPage<Query extends { cursor?: string; pageNumber?: number }>(
+export function nextPage<Query extends CursorQuery>(
   query: Query,
   page: { nextCursor?: string | null },
 ): Query | undefined {
   if (!page.nextCursor) return undefined;
   const { pageNumber: _pageNumber, ...rest } = query;
   return { ...rest, cursor: page.nextCursor } as Query;
+}
+
+/**
+ * Every page of a list from `query`'s on, by the cursors: each answer as `read` gives it, the last
+ * one being the last page or a problem.
+ *
+ *   for await (const { data, error } of pages(query, (query) =>
+ *     api.GET('/v1/products', { params: { query } }))) { ... }
+ */
+export async function* pages<
+  Query extends CursorQuery,
+  Answer extends { data?: { nextCursor?: string | null } },
+>(query: Query, read: (query: Query) => Promise<Answer>): AsyncGenerator<Answer> {
+  for (let next: Query | undefined = query; next;) {
+    const answer = await read(next);
+    yield answer;
+    next = answer.data ? nextPage(next, answer.data) : undefined;
+  }
 }
 
 /** The header the operations an entity spec lists under `idempotent` require (src/idempotency.ts). */
