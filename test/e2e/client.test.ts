@@ -75,7 +75,7 @@ describe('typed client (npm run client)', function () {
     );
   });
 
-  it('drives the shop demo: creates, a filtered list by its cursors, a typed 422 problem', async () => {
+  it('drives the shop demo: creates, a filtered list by its cursors, an action, typed problems', async () => {
     const output = await run('node', ['--import', 'tsx', 'check/usage.ts', 'client-e2e'], {
       cwd: shopApp,
       env: appEnv({ BASE_URL: demo!.url }),
@@ -84,6 +84,7 @@ describe('typed client (npm run client)', function () {
       customer: { id: string; name: string };
       created: { id: string; customer: string; status: string; tags: string[] }[];
       pages: string[][];
+      placed: { status: string; again?: string };
       refused: { status: number; code?: string; fields: string[] };
     };
     expect(seen.customer.name).to.equal('Ana client-e2e');
@@ -97,6 +98,7 @@ describe('typed client (npm run client)', function () {
     }
     // Only this customer's orders (the seeded ones have other customers), by note, two a page.
     expect(seen.pages).to.deep.equal([['first', 'second'], ['third']]);
+    expect(seen.placed).to.deep.equal({ status: 'placed', again: 'crud.rule_violation' });
     expect(seen.refused).to.deep.equal({
       status: 422,
       code: 'crud.invalid_reference',
