@@ -1,11 +1,13 @@
 // The typed client of a generated app (`npm run client`, client/): written from the app's OpenAPI
-// document for the Product app and the shop demo, type-checked (tsc, strict) with code a front end
-// writes and the mistakes tsc must refuse (test/fixtures/client/), then driving the running shop
-// demo: creates, a list by filters followed page by page through its cursors, and a 422 problem
-// read as a typed value. The client never touches the database, so the demo runs on SQLite alone.
+// document for the Product app (with the idempotent Currency beside it) and the shop demo,
+// type-checked (tsc, strict) with code a front end writes and the mistakes tsc must refuse
+// (test/fixtures/client/), then driving the running shop demo: creates, a list by filters read
+// page by page through its cursors, an action, and 409 and 422 problems read as typed values.
+// The client never touches the database, so the demo runs on SQLite alone.
 import { expect } from 'chai';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { addEntity } from '../../scripts/generate.js';
 import { generateApp } from '../generators/support/generated-app.js';
 import { startDemo } from './support/demo.js';
 import { run, type Served } from './support/processes.js';
@@ -37,6 +39,8 @@ describe('typed client (npm run client)', function () {
     // The Product app's client is checked and written while the demo starts.
     const product = async () => {
       await generateApp(productApp, { name: 'product' });
+      // Its routes take an idempotency key, which neither demo has.
+      await addEntity(productApp, join(repoRoot, 'test/e2e/support/currency.yaml'));
       staleCheck = await run('npm', ['run', 'client', '--', '--check'], {
         cwd: productApp,
         env: appEnv(),
