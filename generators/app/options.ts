@@ -254,6 +254,9 @@ export function appTemplateData(
         'jose',
         'json-schema-to-ts',
         'mocha',
+        // The typed client of client/: its fetch wrapper, and what `npm run client` writes it with.
+        'openapi-fetch',
+        'openapi-typescript',
         'plop',
         'prettier',
         'react',

@@ -7,15 +7,16 @@ import { discoverSlices } from '@slicekit/runtime/crud';
 import { databaseCheck, healthRouter, type HealthCheck } from '@slicekit/runtime/health';
 import { prepareApp } from '@slicekit/runtime/idempotency';
 import { httpMetrics } from '@slicekit/runtime/metrics';
-import { buildOpenApiDocument, openApiRouter } from '@slicekit/runtime/openapi';
+import { openApiRouter } from '@slicekit/runtime/openapi';
 import { adminRouter } from './admin.js';
 import { authentication } from './auth.js';
-import { adminEnabled, appName, authSettings, corsOrigins } from './config.js';
+import { adminEnabled, authSettings, corsOrigins } from './config.js';
 import { notFound, problemHandler, wrongMethod } from './http/problems.js';
 import { requestLog } from './http/request-log.js';
 import { useIdempotency } from './idempotency.js';
 import { migrations } from './knexfile.js';
 import type { Logger } from './logger.js';
+import { openApiDocument } from './openapi.js';
 
 /** What every slice receives when it is mounted. */
 export interface AppDeps {
@@ -75,16 +76,12 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   for (const slice of slices) slice.mount(v1, deps);
   app.use('/v1', v1);
 
-  const documented = slices.flatMap((slice) => (slice.openapi ? [slice.openapi] : []));
-  app.use(
-    openApiRouter({
-      document: () =>
-        buildOpenApiDocument(documented, {
-          title: appName,
-          auth: auth.required ? 'required' : auth.jwtSecret || auth.jwksUrl ? 'optional' : 'none',
-        }),
-    }),
-  );
+  const documentedAuth = auth.required
+    ? 'required'
+    : auth.jwtSecret || auth.jwksUrl
+      ? 'optional'
+      : 'none';
+  app.use(openApiRouter({ document: () => openApiDocument(slices, documentedAuth) }));
 
   app.use(wrongMethod);
   app.use(notFound);
