@@ -9,7 +9,8 @@ import { isRuleViolation } from '../domain/errors.js';
 import { ProblemError, sendProblem } from '../http/problem.js';
 import type { SliceDescription } from '../openapi/types.js';
 import { CrudOptionsError } from './errors.js';
-import { ownRowsOnly } from './repository.js';
+import { callerOf } from './caller.js';
+import { scopeRows } from './repository.js';
 import { ruleViolated } from './rules.js';
 import type { EntityTable } from './table.js';
 import { CRUD_OPS, type CrudMapOptions, type CrudOp } from './types.js';
@@ -39,8 +40,9 @@ export function principalOf(req: Request): string {
 }
 
 /**
- * The list route's per-request scope for `table`: for an owned table, the caller's rows only
- * (what `visibleRows` allows the other routes); for any other table, every row.
+ * The list route's per-request scope for `table`: the rows of the caller's row scope (its tenant's
+ * of a tenant table, its own of an owned table: what `visibleRows` allows the other routes); for
+ * any other table, every row.
  *
  * @example
  * router.get('/products', listHandler(productResource, knex, { scope: callerRows(productTable) }));
@@ -49,7 +51,7 @@ export function callerRows(
   table: EntityTable<unknown>,
 ): (qb: Knex.QueryBuilder, req: Request) => void {
   return function scopeToCaller(qb, req) {
-    ownRowsOnly(qb, table, principalOf(req));
+    scopeRows(qb, table, callerOf(req));
   };
 }
 

@@ -25,7 +25,7 @@ export interface EntityTableDefinition<E> {
   /** The entity class; loaded rows become instances of it without running its constructor. */
   entity: { prototype: E; name?: string };
   /**
-   * Every stored property of the entity (the id included, audit and owner fields not); a name
+   * Every stored property of the entity (the id included, audit, owner and tenant fields not); a name
    * that is not a property of the entity class is a type error.
    */
   fields: { [P in PropertyOf<E>]?: FieldKind };
@@ -37,9 +37,16 @@ export interface EntityTableDefinition<E> {
   audited?: boolean;
   /**
    * Adds ownedBy, stamped with the creator on insert, and confines every load, change and delete
-   * to the caller's own rows. @default false
+   * to the caller's own rows; `{ bypass: ['admin'] }` lets callers holding one of those roles
+   * reach every row (of their tenant, for a tenant table). @default false
    */
-  owned?: boolean;
+  owned?: boolean | { bypass: readonly string[] };
+  /**
+   * Adds tenantId, stamped with the caller's tenant on insert, and confines every load, change,
+   * delete, list, reference and unique check to the caller's tenant, compared exactly; a caller
+   * without a tenant gets 403 `auth.tenant_required`. @default false
+   */
+  tenant?: boolean;
   /**
    * Events raised on save (the spec's `RaisesEvent`), written to the outbox in the same
    * transaction as the change: a `defineEvents` list (which also types them) or bare
@@ -115,6 +122,10 @@ export interface EntityTable<E> {
   readonly owned: boolean;
   /** Column of `ownedBy`, for owned tables. */
   readonly ownerColumn: string | undefined;
+  /** Roles that reach every row of an owned table (`owned: { bypass }`); empty otherwise. */
+  readonly ownerBypass: readonly string[];
+  /** Column of `tenantId`, for tenant tables. */
+  readonly tenantColumn: string | undefined;
   readonly events: readonly EventDeclaration[];
   readonly fields: readonly StoredField[];
   /** The fields of each unique index, as `unique` declared them. */
@@ -185,6 +196,11 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
   const all: Record<string, FieldKind> = { ...definition.fields } as Record<string, FieldKind>;
   const events = declarationsOf(definition.events);
   if (definition.owned) all.ownedBy = 'string';
+  if (definition.tenant) all.tenantId = 'string';
+  const bypass = typeof definition.owned === 'object' ? definition.owned.bypass : [];
+  if (!Array.isArray(bypass) || bypass.some((r) => typeof r !== 'string' || r.trim() === '')) {
+    problems.push('owned.bypass must list role names');
+  }
   if (definition.audited) Object.assign(all, AUDIT_FIELDS);
   for (const [property, kind] of Object.entries(all)) {
     if (!isFieldKind(kind)) {
@@ -225,6 +241,7 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
   }));
   const id = fields.find((f) => f.property === idProperty)!;
   const owner = fields.find((f) => f.property === 'ownedBy');
+  const tenant = fields.find((f) => f.property === 'tenantId');
   const prototype = definition.entity.prototype as object;
   const defined: EntityTable<E> = {
     table,
@@ -233,8 +250,10 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
     idColumn: id.column,
     idKind: id.kind,
     audited: definition.audited ?? false,
-    owned: definition.owned ?? false,
+    owned: Boolean(definition.owned),
     ownerColumn: definition.owned ? owner?.column : undefined,
+    ownerBypass: [...bypass],
+    tenantColumn: definition.tenant ? tenant?.column : undefined,
     events,
     fields,
     unique: (definition.unique ?? []).map((group) =>

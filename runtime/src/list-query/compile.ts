@@ -1,7 +1,13 @@
 // Builds the page query and the count query of a list query on Knex: selects, joins, filters,
 // search, scope, order and paging. No database is touched, so `toSQL()` shows the result.
 import type { Knex } from 'knex';
-import { collectionFrom, ownerCondition, quoteTable } from './collections.js';
+import {
+  asListCaller,
+  collectionFrom,
+  quoteTable,
+  scopeCondition,
+  type ListCaller,
+} from './collections.js';
 import { filterFragment, type Fragment } from './conditions.js';
 import { dialectFor, type ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
 import type { Member, RelationMember } from './members.js';
@@ -17,9 +23,12 @@ export interface ListQueryBuildOptions {
   /** A base restriction (an ownership filter, a tenant...) applied to the page and the count. */
   scope?: (qb: Knex.QueryBuilder) => void;
   /**
-   * The caller, for relations and collections of owned tables (`ownerColumn`): only the rows it
-   * owns are joined, listed, filtered and searched. @default '' (anonymous)
+   * The caller, for relations and collections of tenant and owned tables (`tenantColumn`,
+   * `ownerColumn`): only the rows of its tenant, and of those its own (unless it holds an
+   * `ownerBypass` role), are joined, listed, filtered and searched. @default anonymous
    */
+  caller?: ListCaller;
+  /** The caller's principal alone (no roles, no tenant), when `caller` is not given. @default '' */
   principal?: string;
 }
 
@@ -67,22 +76,22 @@ function selections(d: SqlDialect, resource: ListResource<unknown>, names: Colum
   return out;
 }
 
-/** LEFT JOIN of a relation; for an owned table, only the caller's related row. */
+/** LEFT JOIN of a relation; for a tenant or owned table, only a related row in the caller's scope. */
 function join(
   qb: Knex.QueryBuilder,
   d: SqlDialect,
   m: RelationMember,
   names: ColumnNamer,
-  principal: string,
+  caller: ListCaller,
 ): void {
-  const owner = ownerCondition(d, m, m.alias, principal);
+  const scoped = scopeCondition(d, m, m.alias, caller);
   // Every row has its related row when the schema says so: an inner join, free to go either way.
-  const kind = m.nullable || owner ? 'LEFT JOIN' : 'INNER JOIN';
+  const kind = m.nullable || scoped ? 'LEFT JOIN' : 'INNER JOIN';
   qb.joinRaw(
     `${kind} ${quoteTable(d, m.table)} ${d.quote(m.alias)} ON ` +
       `${names.of(m.alias, m.foreignColumn)} = ${names.base(m.localColumn)}` +
-      (owner ? ` AND ${owner.sql}` : ''),
-    (owner?.bindings ?? []) as Knex.Value[],
+      (scoped ? ` AND ${scoped.sql}` : ''),
+    (scoped?.bindings ?? []) as Knex.Value[],
   );
 }
 
@@ -110,7 +119,7 @@ function anyElement(
   names: ColumnNamer,
   filter: ListFilter,
   alias: string,
-  principal: string,
+  caller: ListCaller,
 ): Fragment {
   const m = target.collection;
   const positive = NEGATED[filter.operation];
@@ -121,12 +130,12 @@ function anyElement(
     `${d.quote(alias)}.${d.quote(target.member.column)}`,
     positive ? { ...filter, operation: positive } : filter,
   );
-  const owner = ownerCondition(d, m, alias, principal);
+  const scoped = scopeCondition(d, m, alias, caller);
   return {
     sql:
       `${positive ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${from} WHERE ` +
-      `${parent} = ${names.base(m.localColumn)}${owner ? ` AND ${owner.sql}` : ''} AND (${match.sql}))`,
-    bindings: [...(owner?.bindings ?? []), ...match.bindings],
+      `${parent} = ${names.base(m.localColumn)}${scoped ? ` AND ${scoped.sql}` : ''} AND (${match.sql}))`,
+    bindings: [...(scoped?.bindings ?? []), ...match.bindings],
   };
 }
 
@@ -144,7 +153,7 @@ export function buildListQueries(
 ): ListQueries {
   const d = dialectFor(knex);
   const names = namer(d, resource.table);
-  const principal = options.principal ?? '';
+  const caller = options.caller ?? asListCaller(options.principal);
   const targets = query.filters.map((filter) => resource.target(filter.field)!);
   // The count joins only the relations its conditions read.
   const filtered = new Set(targets.flatMap((t) => (t.kind === 'relation' ? [t.relation] : [])));
@@ -156,14 +165,14 @@ export function buildListQueries(
             (query.search !== undefined && searchedRelations([m]).length > 0),
         )
       : [...resource.members];
-    for (const m of relations) if (m.kind === 'relation') join(qb, d, m, names, principal);
+    for (const m of relations) if (m.kind === 'relation') join(qb, d, m, names, caller);
     // Called on the builder itself so a scope may add its own join; it must only add ANDed terms.
     options.scope?.(qb);
     query.filters.forEach((filter, i) => {
       const target = targets[i]!;
       const { sql, bindings } =
         target.kind === 'collection'
-          ? anyElement(d, target, names, filter, `f_${i}`, principal)
+          ? anyElement(d, target, names, filter, `f_${i}`, caller)
           : target.kind === 'relation' &&
               target.relation.nullable &&
               !MATCHES_NULL.has(filter.operation)
@@ -177,7 +186,7 @@ export function buildListQueries(
       qb.whereRaw(sql, bindings as Knex.RawBinding[]);
     });
     if (query.search) {
-      const group = searchFragment(d, resource.members, names, query.search, principal, {
+      const group = searchFragment(d, resource.members, names, query.search, caller, {
         table: resource.table,
         database: knex.client,
       });

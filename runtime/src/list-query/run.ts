@@ -77,7 +77,7 @@ export async function runListQuery<Dto>(
     const previousCursor = hasPreviousPage ? cursorAt(rows[0], 'previous') : null;
     await loadCollections(knex, list, rows, {
       connection,
-      ...(options.principal !== undefined ? { principal: options.principal } : {}),
+      caller: options.caller ?? options.principal ?? '',
     });
     return {
       items: rows.map((row) => resource.toDto(row)),

@@ -132,6 +132,17 @@ export const mysql: Dialect = {
   // collation's match (which can use the index) is narrowed by a binary one.
   whereExactly: (query, column, value) =>
     query.where(column, value).whereRaw('binary ?? = binary ?', [column, value]),
+  // `ACME`, `acme` and `ACME ` are three values of a unique index only under a binary collation
+  // that does not pad: MySQL 8's utf8mb4_0900_bin, MariaDB's utf8mb4_nopad_bin (utf8mb4_bin pads
+  // on both, so it is the last resort of an older server: trailing blanks then collide).
+  async exactTextCollation(knex) {
+    const names = ['utf8mb4_0900_bin', 'utf8mb4_nopad_bin'];
+    const [rows] = (await knex.raw('show collation where Collation in (?, ?)', names)) as [
+      { Collation: string }[],
+    ];
+    const found = new Set(rows.map((r) => r.Collation));
+    return names.find((name) => found.has(name)) ?? 'utf8mb4_bin';
+  },
   lockRows: (query) => query.forUpdate(),
   // "Do nothing" is spelt as an update of the key to itself: INSERT IGNORE would also hide
   // unrelated errors.
