@@ -72,6 +72,34 @@ function ruleOf(path: string, value: unknown, problems: SpecProblem[]): AccessRu
 }
 
 /**
+ * The roles of `owned: { bypass: [...] }` (none for `owned: true`): a list of role names, each
+ * once, as `access` lists them.
+ */
+export function resolveBypass(owned: unknown, problems: SpecProblem[]): string[] {
+  if (typeof owned !== 'object' || owned === null) return [];
+  const value = (owned as { bypass?: unknown }).bypass;
+  if (!Array.isArray(value) || value.length === 0) {
+    problems.push({
+      path: 'owned.bypass',
+      message: 'lists no role',
+      fix: 'list the roles that reach every row, e.g. owned: { bypass: [admin] }, or write owned: true',
+    });
+    return [];
+  }
+  const word = value.findIndex((role) => WORDS.includes(role as string));
+  if (word >= 0) {
+    problems.push({
+      path: `owned.bypass[${word}]`,
+      message: `${String(value[word])} is not a role`,
+      fix: 'name the roles that reach every row, e.g. [admin]; for rows every caller reaches, leave owned out',
+    });
+    return [];
+  }
+  const roles = ruleOf('owned.bypass', value, problems);
+  return Array.isArray(roles) ? [...roles] : [];
+}
+
+/**
  * The resolved `access` of a spec: each named operation checked against the entity's operations
  * (`operations`), each rule against its forms.
  */

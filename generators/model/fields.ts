@@ -14,6 +14,7 @@ import type { FieldModel, FieldSpec, FieldType } from './types.js';
 export const RESERVED: Record<string, string> = {
   id: 'every entity has a UUID id already; remove the field',
   ownedBy: 'set owned: true to get ownedBy, stamped with the creator',
+  tenantId: "set tenant: true to get tenantId, stamped with the caller's tenant",
   createdBy: 'audit fields come with audited: true',
   createdOn: 'audit fields come with audited: true',
   updatedBy: 'audit fields come with audited: true',
@@ -236,6 +237,10 @@ export const ownerField = (): FieldModel =>
     hasDefault: true,
     default: '',
   });
+
+/** The tenant of a row, stamped from the caller's token; never in the DTO. */
+export const tenantField = (): FieldModel =>
+  builtIn('tenantId', 'string', 'tenant', true, { maxLength: DEFAULT_STRING_LENGTH });
 
 export const auditFields = (): FieldModel[] => [
   builtIn('createdBy', 'string', 'audit', true, {

@@ -11,11 +11,17 @@ export interface RelationTarget {
   resource: string;
   folder: string;
   owned: boolean;
+  /** Roles that reach every row of the owned entity. */
+  ownerBypass: string[];
+  /** Its rows belong to tenants. */
+  tenant: boolean;
   /**
    * Ids of the rows its seed (or its reference data) creates: what seeds and generated tests of
    * the entities referring to it name.
    */
   rowIds: string[];
+  /** The roles its DELETE route allows (its access), none when it names none. */
+  deleteRoles: string[];
   /** Its DELETE route requires an idempotency key. */
   deleteNeedsKey: boolean;
 }

@@ -36,7 +36,10 @@ const targetOf = (e: EntityModel): RelationTarget => ({
   resource: e.resource,
   folder: e.folder,
   owned: e.owned,
+  ownerBypass: e.ownerBypass,
+  tenant: e.tenant,
   rowIds: rowIds(e),
+  deleteRoles: Array.isArray(e.access?.delete) ? [...e.access.delete] : [],
   deleteNeedsKey: e.idempotent.includes('Delete'),
 });
 
@@ -99,6 +102,14 @@ function checkEntity(
       continue;
     }
     shown(ref.show, target, path, problems);
+    if (target.tenant && !e.tenant) {
+      // Rows shared by every tenant would name (and show) one tenant's rows to all of them.
+      problems.push({
+        path,
+        message: `${target.name.pascal} has tenant: true, so its rows belong to one tenant each, but ${e.name.pascal}'s rows are shared by every tenant`,
+        fix: `add tenant: true to ${e.name.pascal}, or drop this reference`,
+      });
+    }
     if (ref.joinTable) {
       const join = ref.joinTable;
       const clash = all.find((other) => other.table === join.table);

@@ -112,7 +112,14 @@ export const entitySpecSchema = {
       fix: 'use one kebab-case URL segment, e.g. order-lines',
     },
     audited: { type: 'boolean', fix: 'use true or false' },
-    owned: { type: 'boolean', fix: 'use true or false' },
+    owned: {
+      anyOf: [
+        { type: 'boolean' },
+        { type: 'object', properties: { bypass: { type: 'array' } }, additionalProperties: false },
+      ],
+      fix: 'use true, false or { bypass: [admin] } (the roles that reach every row)',
+    },
+    tenant: { type: 'boolean', fix: 'use true or false' },
     access: accessSchema,
     patch: { type: 'boolean', fix: 'use true or false' },
     validate: { type: 'boolean', fix: 'use true or false' },

@@ -83,6 +83,20 @@ export function accessTestsView(
     tail: '',
     requiresKey: requiresKey.delete,
   });
-  const everyRole = [...new Set(Object.values(access).flatMap((r) => (Array.isArray(r) ? r : [])))];
-  return { accessTests: tests, everyRole, hasAccess: base.access.length > 0 };
+  // The tests delete referenced rows too (what onDelete does): their roles come along.
+  const parents = (model.relations?.references ?? []).flatMap((r) => r.target.deleteRoles);
+  const everyRole = [
+    ...new Set([...Object.values(access).flatMap((r) => (Array.isArray(r) ? r : [])), ...parents]),
+  ];
+  return {
+    accessTests: tests,
+    everyRole,
+    hasAccess: base.access.length > 0,
+    // Signed here with the test's roles and tenant: access, tenants, bypass roles or parents' roles.
+    localBearer:
+      base.access.length > 0 ||
+      base.isTenant ||
+      base.ownerBypass.length > 0 ||
+      everyRole.length > 0,
+  };
 }

@@ -17,6 +17,8 @@ export interface Column {
   notNullable: boolean;
   hasDefault: boolean;
   defaultTo?: unknown;
+  /** Compares byte for byte in `=` and unique indexes on every database (`exactText`). */
+  exact: boolean;
 }
 
 /** `table.<method>(columns)`: an index or a unique constraint. */
@@ -38,10 +40,32 @@ function column(f: FieldModel): Column {
     notNullable: f.notNull,
     hasDefault,
     ...(hasDefault ? { defaultTo: f.default } : {}),
+    exact: f.role === 'tenant',
   };
 }
 
+/**
+ * The indexes of a tenant entity lead with its tenant column: every query of it is confined to one
+ * tenant, and a unique field holds each value once per tenant. A sequence's numbers stay unique
+ * across tenants: one sequence hands them out.
+ */
 function indexes(model: EntityModel): TableIndex[] {
+  const own = ownIndexes(model);
+  if (!model.tenant) return own;
+  const numbered = new Set(model.fields.filter((f) => f.sequence).map((f) => f.column));
+  const tenant = own.map((index) =>
+    index.method === 'unique' && index.columns.every((c) => numbered.has(c))
+      ? index
+      : { ...index, columns: [TENANT_COLUMN, ...index.columns] },
+  );
+  return tenant.some((i) => i.columns[0] === TENANT_COLUMN)
+    ? tenant
+    : [{ method: 'index', columns: [TENANT_COLUMN] }, ...tenant];
+}
+
+const TENANT_COLUMN = 'tenant_id';
+
+function ownIndexes(model: EntityModel): TableIndex[] {
   const reference = model.referenceData;
   // The default order of a list: newest first, the id breaking ties (`created_on desc, id desc`);
   // an owned entity's list reads the caller's rows only, in that order.
@@ -84,6 +108,7 @@ export function migrationView(model: EntityModel, base: SliceBase, migrationName
     ...base,
     migrationName,
     columns: model.fields.map(column),
+    hasExactText: model.tenant,
     indexes: indexes(model),
     searchColumns: searchColumns(model),
     sequences: model.fields.filter((f) => f.sequence).map(sequenceOptions),

@@ -55,6 +55,7 @@ export function relationTestsView(
         targetWords: target.name.words,
         aTarget: `${/^[aeiou]/.test(target.name.words) ? 'an' : 'a'} ${target.name.words}`,
         owned: target.owned,
+        targetTenant: target.tenant,
         parentId: createBody[name],
         unknownBody: { ...createBody, [name]: UNKNOWN_ID },
         orderBy: show[0] ? `${relation}.${show[0].name.camel}` : `${relation}.id`,
@@ -87,6 +88,10 @@ export function relationTestsView(
     referenceTests: references,
     linkTests: links,
     hasRelationTests: references.length + links.length > 0,
+    // A look-alike tenant cannot name the (seeded) rows of a tenant entity: 422.
+    namesTenantRows: [...(model.relations?.references ?? []), ...(model.relations?.links ?? [])]
+      .filter((r) => createNames.has(r.field.name.camel))
+      .some((r) => r.target.tenant),
     ownershipTest: base.isOwned && !namesOwned,
     usesBearer: (base.isOwned && !namesOwned) || references.some((r) => r.owned),
   };

@@ -12,6 +12,8 @@ export { hasRelations };
 
 /** The owner column of an owned entity's table (generators/model/fields.ts `ownerField`). */
 const OWNER_COLUMN = 'owned_by';
+/** The tenant column of a tenant entity's table (generators/model/fields.ts `tenantField`). */
+const TENANT_COLUMN = 'tenant_id';
 
 /** One DTO member of a relation: its name, schema, list-query mapping and doc line. */
 export interface RelationMember {
@@ -26,7 +28,12 @@ function rowSchema(show: readonly FieldModel[]): Record<string, unknown> {
   return dtoSchema([idField(), ...show]);
 }
 
-const owner = (target: RelationTarget) => (target.owned ? { ownerColumn: OWNER_COLUMN } : {});
+/** The row scope of a related table: its owner (and bypass roles) and its tenant columns. */
+const owner = (target: RelationTarget) => ({
+  ...(target.owned ? { ownerColumn: OWNER_COLUMN } : {}),
+  ...(target.ownerBypass.length ? { ownerBypass: target.ownerBypass } : {}),
+  ...(target.tenant ? { tenantColumn: TENANT_COLUMN } : {}),
+});
 
 /** Every relation member of `model`'s DTO: references, then collections, then many-to-manys. */
 export function relationMembers(model: EntityModel): RelationMember[] {

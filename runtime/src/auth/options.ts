@@ -116,6 +116,27 @@ export function validateAuthOptions(options: AuthOptions): void {
 }
 
 /**
+ * Refuses to start an app whose slices keep rows of tenants (`tenant: true`) while no token is
+ * verified: no caller could name a tenant, and the configuration fails closed rather than answer
+ * 403 to every call. Throws `AuthConfigError` naming the slices and the settings to give.
+ *
+ * @example
+ * requireVerifiedTenants(slices, authSettings); // at start-up, after discovering the slices
+ */
+export function requireVerifiedTenants(
+  slices: readonly { name: string; tenant?: boolean }[],
+  options: AuthOptions,
+): void {
+  const tenants = slices.filter((slice) => slice.tenant).map((slice) => slice.name);
+  if (tenants.length === 0 || verificationConfigured(options)) return;
+  throw new AuthConfigError(
+    `the rows of ${tenants.join(', ')} belong to tenants, named by the verified token's ` +
+      `tenant claim, but no token is verified: set AUTH_JWT_SECRET or AUTH_JWKS_URL ` +
+      `(and AUTH_TENANT_CLAIM when the claim is not "tenant")`,
+  );
+}
+
+/**
  * Reads auth options from environment variables, the way a generated app configures itself:
  * `AUTH_JWT_SECRET`, `AUTH_JWKS_URL`, `AUTH_ISSUER`, `AUTH_AUDIENCE` (comma-separated lists
  * allowed), `AUTH_USER_CLAIM`, `AUTH_ROLES_CLAIM`, `AUTH_TENANT_CLAIM` and `AUTH_REQUIRED` (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`,

@@ -123,7 +123,7 @@ function operationObject(
     ...(parameters.length > 0 ? { parameters } : {}),
     responses,
   };
-  describeAccess(operation, responses, d.access);
+  describeAccess(operation, responses, d.access, slice.tenant === true);
   const requestName = op.requestName;
   if (requestName) {
     operation.requestBody = {
@@ -192,7 +192,7 @@ export function buildOpenApiDocument(
         schemas[op.requestName] = toOpenApiSchema(description.request);
       }
       idempotent ||= description.idempotent === true;
-      bearer ||= needsBearer(description.access);
+      bearer ||= needsBearer(description.access, slice.tenant === true);
       item[op.method] = operationObject(slice, op, dtoName, options, referenced);
     }
   }
