@@ -1,7 +1,9 @@
-// Roles per operation (`access`): every spec mistake reported in one run with its fix; a generated
-// library app checks roles before the row (401 anonymous, 403 auth.forbidden without a role, 404
-// outside the row scope), documents each rule in OpenAPI, and its own generated tests pass on
-// SQLite, PostgreSQL and MySQL.
+// Roles per operation (`access`) and the row scope beyond the owner (`tenant`, `owned: { bypass }`):
+// every spec mistake reported in one run with its fix; a generated library app (books shared by
+// every library, shelves and loans kept per library, a tenant) checks roles before the row (401
+// anonymous, 403 auth.forbidden without a role, 404 outside the row scope), keeps look-alike
+// tenants apart on every route, documents each rule in OpenAPI, and its own generated tests pass
+// on SQLite, PostgreSQL and MySQL.
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,7 +22,8 @@ import {
   type Dialect,
 } from '../support/services.js';
 
-const bookSpec = fileURLToPath(new URL('./fixtures/access/book.yaml', import.meta.url));
+// Book (roles per operation), Shelf (tenant) and Loan (tenant, owned with a bypass role).
+const librarySpecs = fileURLToPath(new URL('./fixtures/access/', import.meta.url));
 
 const book: EntitySpec = {
   entity: 'Book',
@@ -96,7 +99,37 @@ describe('entity spec: access', () => {
   });
 });
 
-describe('a generated app with roles per operation', function () {
+describe('entity spec: tenants and bypass roles', () => {
+  it('resolves tenant: true to a tenantId kept out of the DTO, and owned: { bypass } to its roles', () => {
+    const model = resolveSpec({ ...book, tenant: true, owned: { bypass: ['admin'] } }, 'book.yaml');
+    expect(model).to.include({ tenant: true, owned: true });
+    expect(model.ownerBypass).to.deep.equal(['admin']);
+    expect(model.fields.map((f) => f.name.camel)).to.include.members(['ownedBy', 'tenantId']);
+    expect(model.dto.map((f) => f.name.camel)).to.not.include('tenantId');
+    expect(resolveSpec({ ...book, owned: true }, 'book.yaml').ownerBypass).to.deep.equal([]);
+  });
+
+  it('reports each mistake of tenant and bypass with its fix', () => {
+    const byPath = (spec: EntitySpec) =>
+      Object.fromEntries(problemsOf(spec).map((p) => [p.path, `${p.message} | ${p.fix}`]));
+    expect(byPath({ ...book, owned: { bypass: [] } })['owned.bypass']).to.contain('lists no role');
+    expect(byPath({ ...book, owned: { bypass: ['anyone'] } })['owned.bypass[0]']).to.contain(
+      'leave owned out',
+    );
+    expect(byPath({ ...book, tenant: 'yes' as unknown as boolean }).tenant).to.contain(
+      'true or false',
+    );
+    expect(
+      byPath({ ...book, tenant: true, dto: { include: ['title', 'tenantId'] } })['dto.include[1]'],
+    ).to.contain('tenantId is never in the DTO');
+    const fixed = { key: 'title', rows: [{ title: 'Odes' }] };
+    expect(byPath({ ...book, tenant: true, referenceData: fixed }).referenceData).to.contain(
+      'remove tenant: true',
+    );
+  });
+});
+
+describe('a generated app with roles per operation and tenants', function () {
   this.timeout(240_000);
   const databases: readonly Dialect[] = ['sqlite', 'postgres', 'mysql'];
   let scratch: ReturnType<typeof scratchFolder>;
@@ -105,7 +138,7 @@ describe('a generated app with roles per operation', function () {
   before(async () => {
     scratch = scratchFolder('entity-access');
     for (const database of databases) {
-      await generateApp(appDir(database), { name: 'library', database, specFile: bookSpec });
+      await generateApp(appDir(database), { name: 'library', database, specFile: librarySpecs });
     }
   });
   after(() => scratch?.remove());
@@ -143,6 +176,29 @@ describe('a generated app with roles per operation', function () {
     expect(patch.description).to.contain('librarian, admin');
   });
 
+  it("documents a tenant entity's bearer, 401 and 403 auth.tenant_required on every operation", async () => {
+    const file = join(appDir('sqlite'), 'src/slices/loans/loan.openapi.ts');
+    const { loanOpenApi } = (await import(pathToFileURL(file).href)) as {
+      loanOpenApi: SliceDescription;
+    };
+    const paths = buildOpenApiDocument([loanOpenApi]).paths as Record<
+      string,
+      Record<string, { security?: unknown; responses: Record<string, { description: string }> }>
+    >;
+    // Each path's operations (its shared `parameters` apart).
+    const operations = Object.values(paths).flatMap((item) =>
+      Object.entries(item).flatMap(([method, operation]) =>
+        method === 'parameters' ? [] : [operation],
+      ),
+    );
+    expect(operations.length).to.be.greaterThan(6);
+    for (const operation of operations) {
+      expect(operation.security).to.deep.equal([{ bearerAuth: [] }]);
+      expect(operation.responses).to.have.property('401');
+      expect(operation.responses['403']!.description).to.contain('auth.tenant_required');
+    }
+  });
+
   for (const database of databases) {
     it(`passes its own generated tests on ${database}`, async function () {
       if (database !== 'sqlite') await requireService(this, database);
@@ -158,6 +214,10 @@ describe('a generated app with roles per operation', function () {
       expect(output).to.match(/Patch: PATCH \/v1\/books\/\{id\} changes title only/);
       expect(output).to.match(/Patch: null clears shelf/);
       expect(output).to.match(/Patch: answers 415 naming both media types/);
+      expect(output).to.match(/keeps a tenant's loans to it: to a look-alike tenant every route/);
+      expect(output).to.match(/keeps a tenant's shelves to it/);
+      expect(output).to.match(/refuses a token naming no tenant: 403 auth.tenant_required/);
+      expect(output).to.match(/lets librarian reach every caller's loans of its tenant/);
       expect(output).to.match(/\d+ passing/);
       expect(output).not.to.match(/\d+ failing/);
     });

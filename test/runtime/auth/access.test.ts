@@ -10,6 +10,7 @@ import {
   AuthConfigError,
   requireAccess,
   requireTenant,
+  requireVerifiedTenants,
   rolesFromClaims,
   tenantFromClaims,
   type AccessRule,
@@ -164,6 +165,16 @@ describe('the tenant claim', () => {
       .get('/books')
       .set('authorization', await token({ 'https://example.com/tenant': 'ACME' }));
     expect(named.body).to.deep.equal({ tenant: 'ACME' });
+  });
+
+  it('refuses to start tenant slices without token verification, naming them and the settings', () => {
+    const slices = [{ name: 'books' }, { name: 'loans', tenant: true }];
+    expect(() => requireVerifiedTenants(slices, {})).to.throw(
+      AuthConfigError,
+      /rows of loans belong to tenants.*set AUTH_JWT_SECRET or AUTH_JWKS_URL/,
+    );
+    expect(() => requireVerifiedTenants(slices, { jwtSecret: secret })).not.to.throw();
+    expect(() => requireVerifiedTenants([{ name: 'books' }], {})).not.to.throw();
   });
 
   it('reads AUTH_TENANT_CLAIM, refusing one with white space or an empty step', () => {
