@@ -216,6 +216,7 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
                 ...(typeof answers.base === 'string' && answers.base
                   ? { baseSpec: answers.base }
                   : {}),
+                ...defaultTenantOf(answers),
                 // Stamped in the run's dependency order, after the migrations it depends on.
                 now,
               })
@@ -245,4 +246,10 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
       ];
     },
   });
+}
+
+/** `--default-tenant <id>`: the tenant existing rows take when an upgrade adds `tenant: true`. */
+function defaultTenantOf(answers: EntityAnswers): { defaultTenant?: string } {
+  const tenant = answers.defaultTenant ?? answers['default-tenant'];
+  return typeof tenant === 'string' && tenant.trim() !== '' ? { defaultTenant: tenant } : {};
 }

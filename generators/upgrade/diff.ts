@@ -182,17 +182,23 @@ export function diffTables(
         !numbered
       ) {
         risks.push(
-          references.has(column.name)
+          column.exact
             ? {
                 column: column.name,
-                risk: 'is added as a required reference: the rows the table holds refer to no row, so the migration fails unless the table is empty',
-                fix: 'add the reference optional (required: false), give each row its reference, then make it required in a later upgrade',
+                risk: 'is added as the tenant of every row: the rows the table holds belong to no tenant, so the migration fails unless the table is empty',
+                fix: 'give the tenant they belong to: --default-tenant <id> (every existing row takes it)',
               }
-            : {
-                column: column.name,
-                risk: 'is added as required without a default: the rows the table holds have no value for it',
-                fix: 'give the field a default (existing rows take it), or make it optional',
-              },
+            : references.has(column.name)
+              ? {
+                  column: column.name,
+                  risk: 'is added as a required reference: the rows the table holds refer to no row, so the migration fails unless the table is empty',
+                  fix: 'add the reference optional (required: false), give each row its reference, then make it required in a later upgrade',
+                }
+              : {
+                  column: column.name,
+                  risk: 'is added as required without a default: the rows the table holds have no value for it',
+                  fix: 'give the field a default (existing rows take it), or make it optional',
+                },
         );
       }
     } else if (!same(was, column)) {

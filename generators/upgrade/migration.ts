@@ -97,6 +97,10 @@ function stepView(step: Step): object {
 const onPostgres = (steps: readonly Step[]) =>
   steps.some((s) => 'enumChange' in s || 'renameCheck' in s);
 
+/** Whether `steps` add, alter or rebuild a column compared exactly (`exactText`). */
+const usesExact = (steps: readonly unknown[]): boolean =>
+  JSON.stringify(steps).includes('"exact":true');
+
 export function alterMigrationView(
   model: EntityModel,
   changes: readonly SchemaChange[],
@@ -116,6 +120,9 @@ export function alterMigrationView(
     summary: summarize(changes),
     sequenceImports: imports.join(', '),
     searchImport: all.some((s) => 'searchIndex' in s),
+    // A column compared exactly (a tenant) keeps its binary collation when added or altered.
+    upExact: usesExact(steps.up),
+    downExact: usesExact(steps.down),
     upPostgres: onPostgres(steps.up),
     downPostgres: onPostgres(steps.down),
     up: steps.up.map(stepView),

@@ -17,8 +17,11 @@ export interface Column {
   notNullable: boolean;
   hasDefault: boolean;
   defaultTo?: unknown;
-  /** Compares byte for byte in `=` and unique indexes on every database (`exactText`). */
-  exact: boolean;
+  /**
+   * Compares byte for byte in `=` and unique indexes on every database (`exactText`); absent
+   * otherwise, so the table snapshots of earlier upgrades stay equal.
+   */
+  exact?: true;
 }
 
 /** `table.<method>(columns)`: an index or a unique constraint. */
@@ -40,7 +43,7 @@ function column(f: FieldModel): Column {
     notNullable: f.notNull,
     hasDefault,
     ...(hasDefault ? { defaultTo: f.default } : {}),
-    exact: f.role === 'tenant',
+    ...(f.role === 'tenant' ? { exact: true as const } : {}),
   };
 }
 
