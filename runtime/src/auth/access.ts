@@ -60,7 +60,11 @@ export function requireAccess(entity: string, operation: string, rule: AccessRul
 export function requireTenant(entity: string): RequestHandler {
   return function checkTenant(req: Request, res: Response, next: NextFunction) {
     if (principalId(req) === undefined) {
-      unauthorized(req, res, `${entity} rows belong to tenants: this needs an authenticated caller`);
+      unauthorized(
+        req,
+        res,
+        `${entity} rows belong to tenants: this needs an authenticated caller`,
+      );
       return;
     }
     if (tenantId(req) === undefined) {

@@ -50,7 +50,10 @@ function claimAt(claims: JWTPayload | undefined, claim: string): unknown {
  * tenantFromClaims({ tenant: 'acme' }, 'tenant') // 'acme'
  * tenantFromClaims({ app_metadata: { org: 7 } }, 'app_metadata.org') // '7'
  */
-export function tenantFromClaims(claims: JWTPayload | undefined, claim: string): string | undefined {
+export function tenantFromClaims(
+  claims: JWTPayload | undefined,
+  claim: string,
+): string | undefined {
   const value = claimAt(claims, claim);
   if (typeof value === 'string') return value.trim() === '' ? undefined : value;
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);

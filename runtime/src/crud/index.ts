@@ -26,12 +26,7 @@ export {
   visibleRows,
 } from './repository.js';
 export { nestedListHandler, type NestedListOptions } from './nested.js';
-export {
-  rowConditions,
-  scopeRows,
-  tenantCondition,
-  type RowCondition,
-} from './row-scope.js';
+export { rowConditions, scopeRows, tenantCondition, type RowCondition } from './row-scope.js';
 export { sendEntity } from '../http/entity-tag.js';
 export {
   INVALID_REFERENCE_TYPE,

@@ -113,9 +113,7 @@ export async function loadEntity<E>(
 ): Promise<E> {
   const any = table as EntityTable<unknown>;
   // The entity carries no tag: nothing sends it as it is.
-  const entity = table.fromRow(
-    await findRow(db, any, id, asCaller(caller), false, false),
-  );
+  const entity = table.fromRow(await findRow(db, any, id, asCaller(caller), false, false));
   await loadLinks(db, any, entity as Row, checkId(any, id));
   return entity;
 }
