@@ -51,7 +51,9 @@ export function resolveDto(
   }
   // The owner and the tenant never leave the server, so they can be neither read nor filtered,
   // searched or sorted.
-  const shown = stored.filter((f) => f.role !== 'owner' && f.role !== 'tenant');
+  const shown = stored.filter(
+    (f) => f.role !== 'owner' && f.role !== 'tenant' && f.name.camel !== 'deletionId',
+  );
   if (include) return shown.filter((f) => f.role === 'id' || include.includes(f.name.camel));
   return shown.filter((f) => !exclude?.includes(f.name.camel) || f.role === 'id');
 }

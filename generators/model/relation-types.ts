@@ -15,15 +15,17 @@ export interface RelationTarget {
   ownerBypass: string[];
   /** Its rows belong to tenants. */
   tenant: boolean;
+  /** Its rows are soft-deleted: a deleted row is no row to the relations naming it. */
+  softDelete: boolean;
   /**
    * Ids of the rows its seed (or its reference data) creates: what seeds and generated tests of
    * the entities referring to it name.
    */
   rowIds: string[];
-  /** The roles its DELETE route allows (its access), none when it names none. */
-  deleteRoles: string[];
   /** Its DELETE route requires an idempotency key. */
   deleteNeedsKey: boolean;
+  /** The roles its DELETE route allows, when its access names them. */
+  deleteRoles: readonly string[];
 }
 
 /** A reference of this entity (`customerId`) and what its nested member (`customer`) shows. */

@@ -38,9 +38,10 @@ const targetOf = (e: EntityModel): RelationTarget => ({
   owned: e.owned,
   ownerBypass: e.ownerBypass,
   tenant: e.tenant,
+  softDelete: e.softDelete,
   rowIds: rowIds(e),
-  deleteRoles: Array.isArray(e.access?.delete) ? [...e.access.delete] : [],
   deleteNeedsKey: e.idempotent.includes('Delete'),
+  deleteRoles: Array.isArray(e.access?.delete) ? e.access.delete : [],
 });
 
 /** What a nested member of `target` shows by default: its own short fields the DTO has. */
@@ -108,6 +109,13 @@ function checkEntity(
         path,
         message: `${target.name.pascal} has tenant: true, so its rows belong to one tenant each, but ${e.name.pascal}'s rows are shared by every tenant`,
         fix: `add tenant: true to ${e.name.pascal}, or drop this reference`,
+      });
+    }
+    if (target.softDelete && !e.softDelete && !ref.many && ref.onDelete === 'cascade') {
+      problems.push({
+        path: `${path}.onDelete`,
+        message: `${target.name.pascal} soft-deletes, so its delete would soft-delete the ${e.plural.words} referring to it, but ${e.name.pascal} has no softDelete`,
+        fix: `give ${e.name.pascal} softDelete: true, or use onDelete: restrict or setNull`,
       });
     }
     if (ref.joinTable) {

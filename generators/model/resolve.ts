@@ -5,6 +5,7 @@ import { kebabCase, nameForms, pluralize, snakeCase, withArticle } from '../name
 import { didYouMean, EntitySpecError, type SpecProblem } from './errors.js';
 import {
   auditFields,
+  deletionFields,
   constraintProblems,
   exampleProblems,
   fieldModel,
@@ -137,6 +138,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   const owned = Boolean(spec.owned);
   const tenant = spec.tenant ?? false;
   const ownerBypass = resolveBypass(spec.owned, problems);
+  const softDelete = spec.softDelete ?? false;
   const table = spec.table ?? snakeCase(plural.pascal);
   const declared = resolveFields(spec, problems, {
     pascal: entity.pascal,
@@ -152,6 +154,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     ...(owned ? [ownerField()] : []),
     ...(tenant ? [tenantField()] : []),
     ...(audited ? auditFields() : []),
+    ...(softDelete ? deletionFields() : []),
   ];
   // A reference is named by its relation (`customer`) or its id (`customerId`) alike.
   const fields = new Map(
@@ -215,7 +218,9 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   problems.push(...listIndexProblems(declared, dto));
   const events = resolveEvents(spec, stored, problems);
   const patch = spec.patch ?? false;
-  const access = resolveAccess(spec.access, accessOperations(methods, patch), problems);
+  const access = resolveAccess(spec.access, accessOperations(methods, patch, softDelete), problems);
+  // Restore (and listing deleted rows) is let through to whom delete is, unless access names it.
+  if (softDelete && access.restore === undefined && access.delete) access.restore = access.delete;
   // PATCH is let through to whom the first update method is, unless access names it.
   const firstUpdate = methods.find((m) => m.kind === 'update');
   const updateRule = firstUpdate ? access[firstUpdate.name.pascal] : undefined;
@@ -273,6 +278,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     ...(referenceData ? { referenceData } : {}),
     rules,
     patch,
+    softDelete,
     ...(Object.keys(access).length > 0 ? { access } : {}),
   };
   // The model is built even so: a run checks it against the app and the other specs as well.

@@ -7,7 +7,7 @@ import type { Column, TableIndex } from '../entity/views/migration.js';
 import type { FullSnapshot, NumberedColumn } from './base.js';
 import { diffJoinTables } from './diff-joins.js';
 import { ADDED_EMPTY, addedKind, alterRisks, type DataRisk } from './diff-risks.js';
-import { diffSearch, type SearchIndex } from './diff-search.js';
+import { diffLiveUnique, diffSearch, type LiveUnique, type SearchIndex } from './diff-search.js';
 
 export type { DataRisk };
 
@@ -25,7 +25,9 @@ export type SchemaChange =
   | { kind: 'addJoinTable'; joinTable: JoinTable }
   | { kind: 'dropJoinTable'; joinTable: JoinTable }
   | { kind: 'addSearch'; search: SearchIndex }
-  | { kind: 'dropSearch'; search: SearchIndex };
+  | { kind: 'dropSearch'; search: SearchIndex }
+  | { kind: 'addLiveUnique'; unique: LiveUnique }
+  | { kind: 'dropLiveUnique'; unique: LiveUnique };
 
 export interface TableDiff {
   changes: SchemaChange[];
@@ -188,10 +190,12 @@ export function diffTables(
   }
   const altered = [...unhookKeys, ...unhook, ...renames, ...columns, ...drops, ...relations];
   const search = diffSearch(before, after, altered.length > 0);
+  const live = diffLiveUnique(before, after, altered.length > 0);
   return {
     // A foreign key goes before its column's index: MySQL keeps the index while the key needs it.
     changes: [
       ...search.drop.map((i): SchemaChange => ({ kind: 'dropSearch', search: i })),
+      ...live.drop.map((unique): SchemaChange => ({ kind: 'dropLiveUnique', unique })),
       ...unhookKeys,
       ...unhook,
       ...renames,
@@ -202,6 +206,7 @@ export function diffTables(
       ...relations,
       ...sequences,
       ...search.add.map((i): SchemaChange => ({ kind: 'addSearch', search: i })),
+      ...live.add.map((unique): SchemaChange => ({ kind: 'addLiveUnique', unique })),
     ],
     risks,
   };

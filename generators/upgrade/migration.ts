@@ -63,6 +63,10 @@ export function summarize(changes: readonly SchemaChange[]): string[] {
         return `+ search index (${c.search.columns.join(', ')})`;
       case 'dropSearch':
         return `- search index (${c.search.columns.join(', ')})`;
+      case 'addLiveUnique':
+        return `+ unique among live rows (${c.unique.columns.join(', ')})`;
+      case 'dropLiveUnique':
+        return `- unique among live rows (${c.unique.columns.join(', ')})`;
     }
   });
 }
@@ -119,8 +123,12 @@ export function alterMigrationView(
     folder: model.folder,
     summary: summarize(changes),
     sequenceImports: imports.join(', '),
-    searchImport: all.some((s) => 'searchIndex' in s),
-    // A column compared exactly (a tenant) keeps its binary collation when added or altered.
+    databaseImports: [
+      // A column compared exactly (a tenant) keeps its binary collation when added or altered.
+      ...(usesExact(all) ? ['exactText'] : []),
+      ...(all.some((s) => 'liveUnique' in s) ? ['liveUniqueMigration'] : []),
+      ...(all.some((s) => 'searchIndex' in s) ? ['searchIndexMigration'] : []),
+    ].join(', '),
     upExact: usesExact(steps.up),
     downExact: usesExact(steps.down),
     upPostgres: onPostgres(steps.up),

@@ -136,6 +136,12 @@ function builders(
       `-- search index ${dialect.searchIndex.name(table)} ${up ? `created over (${columns.join(', ')})` : 'dropped'} (@slicekit/runtime/database searchIndexMigration)`,
     ];
   }
+  if ('liveUnique' in step) {
+    const { columns, up } = step.liveUnique;
+    return [
+      `-- unique index over live rows (${columns.join(', ')}) ${up ? 'created' : 'dropped'} (@slicekit/runtime/database liveUniqueMigration)`,
+    ];
+  }
   if ('number' in step) {
     return [
       `-- each row of ${step.number.table} without ${step.number.column} numbered by its sequence`,

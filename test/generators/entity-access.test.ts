@@ -2,8 +2,9 @@
 // every spec mistake reported in one run with its fix; a generated library app (books shared by
 // every library, shelves and loans kept per library, a tenant) checks roles before the row (401
 // anonymous, 403 auth.forbidden without a role, 404 outside the row scope), keeps look-alike
-// tenants apart on every route, documents each rule in OpenAPI, and its own generated tests pass
-// on SQLite, PostgreSQL and MySQL.
+// tenants apart on every route, soft-deletes and restores its books and loans (unique values,
+// references and ?deleted=), documents each rule in OpenAPI, and its own generated tests pass on
+// SQLite, PostgreSQL and MySQL.
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,7 +23,8 @@ import {
   type Dialect,
 } from '../support/services.js';
 
-// Book (roles per operation), Shelf (tenant) and Loan (tenant, owned with a bypass role).
+// The library: Book (roles, PATCH, soft delete), Shelf (tenant) and Loan (tenant, owned with a
+// bypass role, a soft-deleting child of Book).
 const librarySpecs = fileURLToPath(new URL('./fixtures/access/', import.meta.url));
 
 const book: EntitySpec = {
@@ -68,6 +70,16 @@ describe('entity spec: access', () => {
       updates: [{ name: 'Patch', parameters: ['title'] }],
     });
     expect(clash.map((p) => p.path)).to.include('patch');
+  });
+
+  it('lets restore through to whom delete is, and names it only under softDelete', () => {
+    const soft = { ...book, softDelete: true, access: { delete: ['admin'] } };
+    expect(resolveSpec(soft, 'book.yaml').access?.restore).to.deep.equal(['admin']);
+    const named = { ...soft, access: { delete: ['admin'], restore: ['librarian'] } };
+    expect(resolveSpec(named, 'book.yaml').access?.restore).to.deep.equal(['librarian']);
+    expect(problemsOf({ ...book, access: { restore: ['admin'] } })[0]?.path).to.equal(
+      'access.restore',
+    );
   });
 
   it('reports every mistake in one run, with the other mistakes of the spec', () => {
@@ -157,7 +169,8 @@ describe('a generated app with roles per operation and tenants', function () {
     const paths = document.paths as Record<string, Record<string, Operation>>;
     const list = paths['/v1/books']!.get!;
     expect(list.security).to.equal(undefined);
-    expect(list.responses).to.not.have.property('401');
+    // Anyone may list; only ?deleted= needs a caller (an admin, who may restore).
+    expect(list.responses['401']!.description).to.contain('deleted');
     const get = paths['/v1/books/{id}']!.get!;
     expect(get.security).to.deep.equal([{ bearerAuth: [] }]);
     expect(get.responses).to.have.property('401');
@@ -174,6 +187,14 @@ describe('a generated app with roles per operation and tenants', function () {
       'application/json',
     ]);
     expect(patch.description).to.contain('librarian, admin');
+    const restore = paths['/v1/books/{id}/restore']!.post!;
+    expect(restore.description).to.contain('admin');
+    expect(Object.keys(restore.responses)).to.include.members(['200', '403', '404', '409', '412']);
+    const deleted = (list as Operation & { parameters: { name: string }[] }).parameters.find(
+      (p) => p.name === 'deleted',
+    );
+    expect(deleted).to.not.equal(undefined);
+    expect(list.responses['403']!.description).to.contain('deleted');
   });
 
   it("documents a tenant entity's bearer, 401 and 403 auth.tenant_required on every operation", async () => {
@@ -218,6 +239,17 @@ describe('a generated app with roles per operation and tenants', function () {
       expect(output).to.match(/keeps a tenant's shelves to it/);
       expect(output).to.match(/refuses a token naming no tenant: 403 auth.tenant_required/);
       expect(output).to.match(/lets librarian reach every caller's loans of its tenant/);
+      expect(output).to.match(/Delete marks a book: 404 and gone from the list/);
+      expect(output).to.match(
+        /answers 403 to \?deleted= from a caller who may list but not restore/,
+      );
+      expect(output).to.match(
+        /lets a deleted book's isbn be taken again; restoring it then is 409/,
+      );
+      expect(output).to.match(/answers 422 naming bookId for a book that is deleted/);
+      expect(output).to.match(
+        /restore: POST \/v1\/books\/\{id\}\/restore answers 401 anonymous, 403/,
+      );
       expect(output).to.match(/\d+ passing/);
       expect(output).not.to.match(/\d+ failing/);
     });

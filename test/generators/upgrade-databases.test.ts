@@ -1,10 +1,10 @@
-// A slice upgraded step by step (up to a sequence-numbered field), each step's ALTER migration
+// A slice upgraded step by step (up to a sequence-numbered field and soft delete), each step's ALTER migration
 // run on SQLite, PostgreSQL and MySQL over a table holding rows: the migration runs, the rows stay
 // intact, the new shape answers over HTTP, and `down` gives back the table as it was. The slice
 // is generated and upgraded once; each database runs the same migration files.
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodePlop from 'node-plop';
 import request from 'supertest';
@@ -94,6 +94,16 @@ const steps = [
       "  number: { type: string, maxLength: 20, sequence: { format: 'N{1:0000}' } }",
     ),
   },
+  {
+    name: 'switches soft delete on',
+    spec: spec(
+      field.title.replace('100', '300').replace(' }', ', unique: true }'),
+      field.status.replace('live]', 'live, archived]'),
+      '  abstract: { type: string, maxLength: 200, renamedFrom: summary }',
+      field.priority,
+      "  number: { type: string, maxLength: 20, sequence: { format: 'N{1:0000}' } }",
+    ).replace('fields:', 'softDelete: true\nfields:'),
+  },
 ];
 
 /** Per step: the migration it wrote and a copy of the slice as it was then. */
@@ -135,6 +145,13 @@ before(async () => {
     expect(result.failures, step.name).to.deep.equal([]);
     const migration = readdirSync(join(dir, 'migrations')).sort().at(-1)!;
     expect(migration).to.equal(`2025010100000${i + 1}_alter_notes.ts`);
+    if (step.name.includes('soft delete')) {
+      // Unique among live rows: the plain unique index goes, the live one comes last.
+      const text = readFileSync(join(dir, 'migrations', migration), 'utf8');
+      expect(text).to.contain(
+        "liveUniqueMigration({ table: 'notes', unique: [['title']] }).up(knex)",
+      );
+    }
     versions.push({ migration, slices: snapshotSlice(i + 1) });
   }
 });
@@ -225,6 +242,23 @@ describeEachDatabase('upgrading a slice with rows', (db) => {
           const numbers = (await rows()).map((r) => r['number']);
           expect(numbers.slice().sort()).to.deep.equal(['N0001', 'N0002', 'N0003']);
           expect(made.body.number).to.equal('N0004');
+          break;
+        }
+        case 8: {
+          // The rows it held are live; a deleted one's title can be taken, and its restore is 409.
+          const second = `/v1/notes/${ids[1]}`;
+          expect((await request(app).delete(second)).status).to.equal(204);
+          expect((await request(app).get(second)).status).to.equal(404);
+          const taken = await request(app).post('/v1/notes').send({ title: 'Second note' });
+          expect(taken.status, JSON.stringify(taken.body)).to.equal(201);
+          const refused = await request(app).post(`${second}/restore`);
+          expect(refused.status).to.equal(409);
+          expect(refused.body).to.include({ code: 'crud.duplicate' });
+          await db
+            .knex('notes')
+            .where({ id: taken.body.id as string })
+            .delete();
+          expect((await request(app).post(`${second}/restore`)).status).to.equal(200);
           break;
         }
         case 6: {

@@ -83,7 +83,17 @@ export function accessTestsView(
     tail: '',
     requiresKey: requiresKey.delete,
   });
-  // The tests delete referenced rows too (what onDelete does): their roles come along.
+  if (model.softDelete) {
+    add({
+      operation: 'restore',
+      title: `POST ${apiPath}/{id}/restore`,
+      httpMethod: 'post',
+      onItem: true,
+      tail: '/restore',
+      requiresKey: requiresKey.delete,
+    });
+  }
+  // The test's callers also delete the rows its references name (what onDelete does).
   const parents = (model.relations?.references ?? []).flatMap((r) => r.target.deleteRoles);
   const everyRole = [
     ...new Set([...Object.values(access).flatMap((r) => (Array.isArray(r) ? r : [])), ...parents]),
@@ -91,7 +101,7 @@ export function accessTestsView(
   return {
     accessTests: tests,
     everyRole,
-    hasAccess: base.access.length > 0,
+    hasAccess: base.access.length > 0 || everyRole.length > 0,
     // Signed here with the test's roles and tenant: access, tenants, bypass roles or parents' roles.
     localBearer:
       base.access.length > 0 ||

@@ -76,6 +76,8 @@ export interface SliceBase {
   isScoped: boolean;
   /** Whose rows the list shows, for comments. */
   scopeRows: string;
+  /** A delete marks the row; `POST /{id}/restore` brings it back. */
+  softDelete: boolean;
   validate: boolean;
   hasEvents: boolean;
   hasReferenceData: boolean;
@@ -174,6 +176,7 @@ export function sliceBase(model: EntityModel): SliceBase {
       (model.ownerBypass.length
         ? ` (to ${model.ownerBypass.join(' or ')}: every row${model.tenant ? ' of its tenant' : ''})`
         : ''),
+    softDelete: model.softDelete,
     validate: model.validate,
     hasEvents: model.events.length > 0,
     hasReferenceData: model.referenceData !== undefined,

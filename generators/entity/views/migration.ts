@@ -82,8 +82,9 @@ function ownIndexes(model: EntityModel): TableIndex[] {
       : []),
     // A sequence never hands out a value twice, and a unique field holds each value once: the
     // index says so (and finds a row by it).
+    // (Under soft delete, a unique field's value is unique among live rows: see liveUnique.)
     ...model.fields
-      .filter((f) => f.sequence || f.unique)
+      .filter((f) => f.sequence || (f.unique && !model.softDelete))
       .map((f): TableIndex => ({ method: 'unique', columns: [f.column] })),
     // A reference column is looked up to list, check and delete rows by their referenced row; a
     // filterable field is looked up by its value; a sortable one is read in order, id breaking
@@ -106,6 +107,18 @@ export function searchColumns(model: EntityModel): string[] {
   return model.searchIndex ? model.dto.filter(isSearchedText).map((f) => f.column) : [];
 }
 
+/**
+ * The unique fields of a soft-deleting entity, each unique among its live rows only (the
+ * runtime's liveUniqueMigration: a partial unique index on PostgreSQL and SQLite, a unique index
+ * over a generated live marker on MySQL), so a deleted row's value can be taken again.
+ */
+export function liveUniqueColumns(model: EntityModel): string[][] {
+  if (!model.softDelete) return [];
+  // A tenant's values are unique within it (its unique indexes lead with the tenant).
+  const tenant = model.tenant ? [TENANT_COLUMN] : [];
+  return model.fields.filter((f) => f.unique && !f.sequence).map((f) => [...tenant, f.column]);
+}
+
 export function migrationView(model: EntityModel, base: SliceBase, migrationName: string) {
   return {
     ...base,
@@ -114,6 +127,12 @@ export function migrationView(model: EntityModel, base: SliceBase, migrationName
     hasExactText: model.tenant,
     indexes: indexes(model),
     searchColumns: searchColumns(model),
+    liveUnique: liveUniqueColumns(model),
+    databaseImports: [
+      ...(model.tenant ? ['exactText'] : []),
+      ...(liveUniqueColumns(model).length ? ['liveUniqueMigration'] : []),
+      ...(searchColumns(model).length ? ['searchIndexMigration'] : []),
+    ].join(', '),
     sequences: model.fields.filter((f) => f.sequence).map(sequenceOptions),
     foreignKeys: foreignKeys(model),
     joinTables: joinTables(model),

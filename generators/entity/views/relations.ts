@@ -14,6 +14,8 @@ export { hasRelations };
 const OWNER_COLUMN = 'owned_by';
 /** The tenant column of a tenant entity's table (generators/model/fields.ts `tenantField`). */
 const TENANT_COLUMN = 'tenant_id';
+/** The deleted-on column of a soft-deleting entity's table (`deletionFields`). */
+const DELETED_COLUMN = 'deleted_on';
 
 /** One DTO member of a relation: its name, schema, list-query mapping and doc line. */
 export interface RelationMember {
@@ -28,11 +30,13 @@ function rowSchema(show: readonly FieldModel[]): Record<string, unknown> {
   return dtoSchema([idField(), ...show]);
 }
 
-/** The row scope of a related table: its owner (and bypass roles) and its tenant columns. */
+/** The columns keeping a related table to the rows the caller may see: its row scope (owner and
+ * bypass roles, tenant), the live ones. */
 const owner = (target: RelationTarget) => ({
   ...(target.owned ? { ownerColumn: OWNER_COLUMN } : {}),
   ...(target.ownerBypass.length ? { ownerBypass: target.ownerBypass } : {}),
   ...(target.tenant ? { tenantColumn: TENANT_COLUMN } : {}),
+  ...(target.softDelete ? { deletedColumn: DELETED_COLUMN } : {}),
 });
 
 /** Every relation member of `model`'s DTO: references, then collections, then many-to-manys. */
@@ -40,8 +44,9 @@ export function relationMembers(model: EntityModel): RelationMember[] {
   const relations = model.relations;
   if (!relations) return [];
   const references = relations.references.map(({ field, target, show }): RelationMember => {
-    // Null without a referenced row, or when it is another caller's row of an owned entity.
-    const nullable = !field.required || target.owned;
+    // Null without a referenced row, or when it is another caller's row of an owned entity (or
+    // a deleted one, listed with the deleted rows referring to it).
+    const nullable = !field.required || target.owned || target.softDelete;
     const schema = rowSchema(show);
     return {
       name: field.reference!.name.camel,

@@ -6,6 +6,7 @@ import { keepRules } from '../rule-samples.js';
 import { alignDatesWithStatus } from '../status-dates.js';
 import { accessTestsView } from './access-tests.js';
 import { patchTestsView } from './patch-tests.js';
+import { softDeleteTestsView } from './soft-delete-tests.js';
 import { eachMethod, type SliceBase } from './base.js';
 import { eventNameOf } from './events.js';
 import { referenceSample, relationTestsView } from './relation-tests.js';
@@ -184,6 +185,7 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     ...model.fields.filter((f) => f.unique).map((f) => [f]),
   ].find((group) => group.every((f) => createNames.has(f.name.camel)));
 
+  const access = accessTestsView(model, base, methods);
   const relationTests = relationTestsView(model, base, (row) =>
     validBody(model, model.create, row, unique),
   );
@@ -191,10 +193,14 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     ...base,
     ...relationTests,
     methods,
-    ...accessTestsView(model, base, methods),
+    ...access,
     ...patchTestsView(model, createExpected, samples[1]!),
+    ...softDeleteTestsView(
+      model,
+      duplicateGroup?.map((f) => f.name.camel),
+    ),
     // Callers are signed tokens: owners of rows, holders of roles.
-    usesBearer: relationTests.usesBearer || base.access.length > 0,
+    usesBearer: relationTests.usesBearer || base.access.length > 0 || access.hasAccess,
     ...ruleTestsView(model, methods),
     ...ruleBreaksView(
       model,

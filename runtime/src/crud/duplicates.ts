@@ -5,7 +5,7 @@ import { ProblemError } from '../http/problem.js';
 import { problemKinds } from '../http/problem-kinds.js';
 import { isDatabaseError } from '../sql/dialects/index.js';
 import type { Caller } from './caller.js';
-import { scopeRows, tenantCondition } from './row-scope.js';
+import { liveRowsOnly, scopeRows, tenantCondition } from './row-scope.js';
 import type { EntityTable } from './table.js';
 
 export const DUPLICATE_TYPE = problemKinds['crud.duplicate'].type;
@@ -36,7 +36,9 @@ export async function duplicateProblem(
 ): Promise<ProblemError> {
   const tenant = tenantCondition(table, caller);
   for (const group of table.unique) {
-    const query = scopeRows(knex(table.table), table, caller, tenant).whereNot(table.idColumn, id);
+    // A soft-deleted row holds its values without holding them against the live rows.
+    const scoped = scopeRows(knex(table.table), table, caller, tenant);
+    const query = liveRowsOnly(scoped, table).whereNot(table.idColumn, id);
     for (const field of group) query.where(field.column, row[field.column] as Knex.Value);
     if (await query.first())
       return duplicate(

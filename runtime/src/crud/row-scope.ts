@@ -2,7 +2,8 @@
 // change, delete, list, nested route, reference check and unique check joins. A tenant table keeps
 // the caller's tenant's rows; an owned table the caller's own rows, unless the caller holds one of
 // its bypass roles. Each condition compares exactly on every database, so a row outside the scope
-// is simply not found (404, never 403) and its existence does not leak.
+// is simply not found (404, never 403) and its existence does not leak. A soft-deleting table
+// keeps its live rows on top of that, unless the caller asks for the deleted ones.
 import type { Knex } from 'knex';
 import { tenantRequired } from '../auth/user.js';
 import { dialectFor } from '../sql/dialects/index.js';
@@ -10,6 +11,9 @@ import { asCaller, type Caller } from './caller.js';
 import type { EntityTable } from './table.js';
 
 type Db = Knex | Knex.Transaction;
+
+/** Which rows of a soft-deleting table: the live ones (as every route), all, or the deleted. */
+export type DeletedRows = 'exclude' | 'include' | 'only';
 
 /** One condition of a row scope: the rows whose `column` holds exactly `equals`. */
 export interface RowCondition {
@@ -65,9 +69,31 @@ export function scopeRows(
   return query;
 }
 
+/** `scopeRows` under the name it had when only the owner narrowed rows. */
+export const ownRowsOnly = (
+  query: Knex.QueryBuilder,
+  table: EntityTable<unknown>,
+  caller: Caller | string,
+): Knex.QueryBuilder => scopeRows(query, table, caller);
+
 /**
- * The rows of `table` the caller may reach (`rowConditions`). Another caller's or tenant's row is
- * then simply not found, so a 404 never tells that it exists.
+ * Narrows `query` on `table` to its live rows (`deletedOn` null), or with `deleted` to every row
+ * or to the deleted ones, when the table soft-deletes; any other table's rows are all live.
+ */
+export function liveRowsOnly(
+  query: Knex.QueryBuilder,
+  table: EntityTable<unknown>,
+  deleted: DeletedRows = 'exclude',
+): Knex.QueryBuilder {
+  if (!table.deletedColumn || deleted === 'include') return query;
+  const column = `${table.table}.${table.deletedColumn}`;
+  return deleted === 'only' ? query.whereNotNull(column) : query.whereNull(column);
+}
+
+/**
+ * The rows of `table` the caller may reach (`rowConditions`), live ones only of a soft-deleting
+ * table unless `deleted` says otherwise. Another caller's or tenant's row is then simply not
+ * found, so a 404 never tells that it exists.
  *
  * @example
  * const mine = await visibleRows(knex, productTable, callerOf(req)).where('price', '>', 10);
@@ -76,6 +102,7 @@ export function visibleRows(
   db: Db,
   table: EntityTable<unknown>,
   caller: Caller | string = '',
+  deleted: DeletedRows = 'exclude',
 ): Knex.QueryBuilder {
-  return scopeRows(db(table.table), table, caller);
+  return liveRowsOnly(scopeRows(db(table.table), table, caller), table, deleted);
 }

@@ -1,6 +1,6 @@
 // The SQL of a collection member's elements, shared by filters, search and loading: the child
 // table (or a join table joined to the other side of a many-to-many), the expression naming the
-// parent, and the row scope condition that keeps another tenant's and another caller's elements out.
+// parent, and the conditions that keep another tenant's, another caller's and deleted elements out.
 import type { Fragment } from './conditions.js';
 import type { ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
 import type { CollectionMember, RelationMember } from './members.js';
@@ -69,4 +69,35 @@ export function scopeCondition(
   const bypass = (caller.roles ?? []).some((role) => m.ownerBypass?.includes(role));
   if (m.ownerColumn && !bypass) exactly(m.ownerColumn, caller.principal);
   return parts.length > 0 ? { sql: parts.join(' AND '), bindings } : undefined;
+}
+
+/** The condition keeping a soft-deleting related table to its live rows, or none. */
+export function liveCondition(
+  d: SqlDialect,
+  m: RelationMember | CollectionMember,
+  alias: string,
+): Fragment | undefined {
+  if (!m.deletedColumn) return undefined;
+  return { sql: `${d.quote(alias)}.${d.quote(m.deletedColumn)} IS NULL`, bindings: [] };
+}
+
+/**
+ * The rows of a related table a caller may see: those of its row scope (`scopeCondition`: its
+ * tenant's, its own of an owned table) and only live ones of a soft-deleting table
+ * (`liveCondition`); undefined when every row is.
+ */
+export function visibleCondition(
+  d: SqlDialect,
+  m: RelationMember | CollectionMember,
+  alias: string,
+  caller: ListCaller,
+): Fragment | undefined {
+  const parts = [scopeCondition(d, m, alias, caller), liveCondition(d, m, alias)].filter(
+    (part): part is Fragment => part !== undefined,
+  );
+  if (parts.length === 0) return undefined;
+  return {
+    sql: parts.map((part) => part.sql).join(' AND '),
+    bindings: parts.flatMap((part) => part.bindings),
+  };
 }

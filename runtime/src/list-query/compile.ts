@@ -5,7 +5,7 @@ import {
   asListCaller,
   collectionFrom,
   quoteTable,
-  scopeCondition,
+  visibleCondition,
   type ListCaller,
 } from './collections.js';
 import { filterFragment, type Fragment } from './conditions.js';
@@ -84,7 +84,7 @@ function join(
   names: ColumnNamer,
   caller: ListCaller,
 ): void {
-  const scoped = scopeCondition(d, m, m.alias, caller);
+  const scoped = visibleCondition(d, m, m.alias, caller);
   // Every row has its related row when the schema says so: an inner join, free to go either way.
   const kind = m.nullable || scoped ? 'LEFT JOIN' : 'INNER JOIN';
   qb.joinRaw(
@@ -130,7 +130,7 @@ function anyElement(
     `${d.quote(alias)}.${d.quote(target.member.column)}`,
     positive ? { ...filter, operation: positive } : filter,
   );
-  const scoped = scopeCondition(d, m, alias, caller);
+  const scoped = visibleCondition(d, m, alias, caller);
   return {
     sql:
       `${positive ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${from} WHERE ` +

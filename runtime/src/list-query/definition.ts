@@ -23,6 +23,8 @@ export interface RelationMapping {
    * another caller owns. @default no tenants
    */
   tenantColumn?: string;
+  /** The related table's `deletedOn` column, when it soft-deletes: a deleted row reads as none. */
+  deletedColumn?: string;
 }
 
 /** A one-to-many child table (or a many-to-many through a join table) backing an array member. */
@@ -42,6 +44,8 @@ export interface CollectionMapping {
   ownerBypass?: readonly string[];
   /** The element table's tenant column: only elements of the caller's tenant are listed. */
   tenantColumn?: string;
+  /** The element table's `deletedOn` column, when it soft-deletes: deleted elements are left out. */
+  deletedColumn?: string;
   /** Parent column the foreign key refers to. @default the id property's column */
   localColumn?: string;
   /** For an array of scalars: the child column holding each value. @default 'value' */

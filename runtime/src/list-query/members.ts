@@ -60,6 +60,8 @@ export interface RelationMember {
   readonly ownerBypass?: readonly string[];
   /** The related table's tenant column: only a related row of the caller's tenant is joined. */
   readonly tenantColumn?: string;
+  /** The related table's `deletedOn` column: only a live related row is joined. */
+  readonly deletedColumn?: string;
   /**
    * Whether a row may have no related row: the schema admits null or does not require the member.
    * Otherwise (and when not owned) the list joins it with an INNER JOIN, which the database may
@@ -84,6 +86,8 @@ export interface CollectionMember {
   readonly ownerBypass?: readonly string[];
   /** The element table's tenant column: only elements of the caller's tenant are listed. */
   readonly tenantColumn?: string;
+  /** The element table's `deletedOn` column: only live elements are listed. */
+  readonly deletedColumn?: string;
   /** For an array of scalars: the child column holding each value. */
   readonly valueColumn?: string;
   readonly valueType?: ScalarType | 'opaque';

@@ -7,7 +7,7 @@ import {
   asListCaller,
   collectionFrom,
   quoteTable,
-  scopeCondition,
+  visibleCondition,
   type ListCaller,
 } from './collections.js';
 import { dialectFor, marks, type ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
@@ -59,7 +59,7 @@ export async function loadCollections(
     let children: Row[] = [];
     if (keys.length > 0) {
       const { from, parent } = collectionFrom(d, c, 'c');
-      const scoped = scopeCondition(d, c, 'c', asListCaller(options.caller));
+      const scoped = visibleCondition(d, c, 'c', asListCaller(options.caller));
       const qb = knex
         .select(knex.raw(`${d.quote('c')}.*, ${parent} AS ${d.quote(PARENT)}`))
         .from(knex.raw(from))
@@ -90,7 +90,7 @@ async function loadRelations(
   const relations = resource.members.filter((m): m is RelationMember => m.kind === 'relation');
   for (const m of relations) {
     const keys = keysOf(rows, m.localColumn);
-    const scoped = scopeCondition(d, m, m.alias, caller);
+    const scoped = visibleCondition(d, m, m.alias, caller);
     const qb = knex
       .select(
         knex.raw(`${d.quote(m.alias)}.${d.quote(m.foreignColumn)} AS ${d.quote(PARENT)}`),

@@ -67,6 +67,7 @@ export function relationMember(
     foreignColumn: r.foreignColumn ?? 'id',
     members: subMembers(shape.properties, r.columns, problems, `columns.${property}.relation`),
     ...scopeColumns(r),
+    ...(r.deletedColumn ? { deletedColumn: r.deletedColumn } : {}),
     nullable,
   };
 }
@@ -100,6 +101,7 @@ export function collectionMember(
     localColumn: c.localColumn ?? '',
     ...(c.through ? { through: { idColumn: 'id', ...c.through } } : {}),
     ...scopeColumns(c),
+    ...(c.deletedColumn ? { deletedColumn: c.deletedColumn } : {}),
   };
   const explicitOrder = c.orderBy ? [{ column: c.orderBy, type: 'integer' as const }] : undefined;
   if (items.shape === 'object') {

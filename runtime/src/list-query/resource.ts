@@ -147,6 +147,8 @@ function checkIdentifiers(table: string, members: readonly Member[], problems: s
       check(m.ownerColumn, `${at} owner column`);
     if ((m.kind === 'relation' || m.kind === 'collection') && m.tenantColumn)
       check(m.tenantColumn, `${at} tenant column`);
+    if ((m.kind === 'relation' || m.kind === 'collection') && m.deletedColumn)
+      check(m.deletedColumn, `${at} deleted column`);
     if (m.kind === 'collection' && m.through) {
       for (const part of m.through.table.split('.')) check(part, `${at} join table`);
       [m.through.foreignKey, m.through.idColumn].forEach((c) => check(c, `${at} column`));

@@ -9,7 +9,7 @@ import {
   problemResponse,
   toOpenApiSchema,
 } from './components.js';
-import { describeAccess, needsBearer } from './access.js';
+import { describeAccess, describeDeletedAccess, needsBearer } from './access.js';
 import { OpenApiDescriptionError } from './errors.js';
 import { listParameters, PREFERENCE_APPLIED } from './list-parameters.js';
 import { checkSlice, resolveOperation, type ResolvedOperation } from './operations.js';
@@ -42,7 +42,8 @@ function operationObject(
   if (d.idempotent) parameters.push({ $ref: `#/components/parameters/${IDEMPOTENCY_PARAMETER}` });
   if (d.kind === 'list') parameters.push(...listParameters(slice.dto, d.list ?? {}));
   // Changes of one row may be made conditional on the version the client read (RFC 9110).
-  const conditional = d.kind === 'update' || d.kind === 'action' || d.kind === 'delete';
+  const conditional =
+    d.kind === 'update' || d.kind === 'action' || d.kind === 'delete' || d.kind === 'restore';
   if (conditional) parameters.push(IF_MATCH_PARAMETER);
 
   const responses: Record<string, unknown> = {};
@@ -92,6 +93,9 @@ function operationObject(
     d.kind === 'delete' && referenced.has(slice.entity)
       ? `other rows still refer to this ${slice.entity} (onDelete: restrict)`
       : '',
+    d.kind === 'restore'
+      ? `a live ${slice.entity} now holds one of its unique values (crud.duplicate)`
+      : '',
     (d.rules ?? []).length > 0
       ? `a business rule refuses it in the ${slice.entity}'s current state (crud.rule_violation: ${d.rules!.join(', ')})`
       : '',
@@ -101,7 +105,7 @@ function operationObject(
     responses['409'] = problemResponse(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
   }
   const unprocessable = [
-    d.request && (slice.references ?? []).length > 0
+    (d.request || d.kind === 'restore') && (slice.references ?? []).length > 0
       ? `a reference names no ${slice.references!.join(' or ')} the caller can see (crud.invalid_reference)`
       : '',
     (d.requestRules ?? []).length > 0
@@ -124,6 +128,7 @@ function operationObject(
     responses,
   };
   describeAccess(operation, responses, d.access, slice.tenant === true);
+  if (d.kind === 'list' && d.list?.deleted) describeDeletedAccess(operation, responses, d);
   const requestName = op.requestName;
   if (requestName) {
     operation.requestBody = {
@@ -192,7 +197,9 @@ export function buildOpenApiDocument(
         schemas[op.requestName] = toOpenApiSchema(description.request);
       }
       idempotent ||= description.idempotent === true;
-      bearer ||= needsBearer(description.access, slice.tenant === true);
+      bearer ||=
+        needsBearer(description.access, slice.tenant === true) ||
+        needsBearer(description.list?.deletedAccess);
       item[op.method] = operationObject(slice, op, dtoName, options, referenced);
     }
   }

@@ -47,6 +47,16 @@ export function listParameters(dto: JsonSchemaObject, list: ListDescription): Js
       },
     });
   }
+  if (list.deleted) {
+    parameters.push({
+      name: 'deleted',
+      in: 'query',
+      description:
+        'Soft-deleted rows: `exclude` (the default) lists live rows only, `include` every row, ' +
+        '`only` the deleted ones; only for callers who may restore (403 otherwise).',
+      schema: { type: 'string', enum: ['exclude', 'include', 'only'], default: 'exclude' },
+    });
+  }
   if (list.searchable ?? true) {
     parameters.push({
       name: 'search',

@@ -19,6 +19,7 @@ import {
   dropConnection,
   withDatabaseName,
   databaseNameOf,
+  partialUniqueIndex,
 } from './shared.js';
 
 // SQLSTATEs of a statement cancelled (statement_timeout), a lock not obtained (lock_timeout), too
@@ -185,6 +186,8 @@ export const postgres: Dialect = {
   },
 
   searchIndex: trigramIndex,
+
+  liveUnique: partialUniqueIndex,
 
   keyTable: postgresKeyTable,
 

@@ -13,6 +13,7 @@ import {
   counterSequences,
   insertReturning,
   marks,
+  partialUniqueIndex,
   quoteDouble,
 } from './shared.js';
 import { registerSqliteFunctions, SQLITE_LOWER } from './sqlite-functions.js';
@@ -208,6 +209,8 @@ export const sqlite: Dialect = {
     create: (knex, table, columns) => runAll(knex, createStatements(table, columns)),
     drop: (knex, table) => runAll(knex, dropStatements(table)),
   },
+
+  liveUnique: partialUniqueIndex,
 
   keyTable: undefined,
 
