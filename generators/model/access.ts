@@ -9,6 +9,15 @@ export const accessSchema = {
   fix: 'map operations to anyone, authenticated or a list of roles, e.g. { list: anyone, delete: [admin] }',
 } as const;
 
+/** The structure of `owned` (spec schema): true/false, or the roles that reach every row. */
+export const ownedSchema = {
+  anyOf: [
+    { type: 'boolean' },
+    { type: 'object', properties: { bypass: { type: 'array' } }, additionalProperties: false },
+  ],
+  fix: 'use true, false or { bypass: [admin] } (the roles that reach every row)',
+} as const;
+
 const WORDS = ['anyone', 'authenticated'];
 const RULE_FIX = 'write anyone, authenticated, or a list of role names, e.g. [admin, clerk]';
 

@@ -1,6 +1,6 @@
 // The JSON Schema an entity spec file is checked against with ajv. `fix` is our own keyword: the
 // hint printed with an error at that place.
-import { accessSchema } from './access.js';
+import { accessSchema, ownedSchema } from './access.js';
 import { FIELD_TYPES, IDEMPOTENT_OPS, ON_DELETE, VERBS } from './types.js';
 
 const named = (pattern: string, fix: string) => ({ type: 'string', pattern, fix });
@@ -112,13 +112,7 @@ export const entitySpecSchema = {
       fix: 'use one kebab-case URL segment, e.g. order-lines',
     },
     audited: { type: 'boolean', fix: 'use true or false' },
-    owned: {
-      anyOf: [
-        { type: 'boolean' },
-        { type: 'object', properties: { bypass: { type: 'array' } }, additionalProperties: false },
-      ],
-      fix: 'use true, false or { bypass: [admin] } (the roles that reach every row)',
-    },
+    owned: ownedSchema,
     tenant: { type: 'boolean', fix: 'use true or false' },
     access: accessSchema,
     patch: { type: 'boolean', fix: 'use true or false' },

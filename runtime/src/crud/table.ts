@@ -1,5 +1,7 @@
-// `defineEntityTable`: how an entity class is stored, property by property, so the repository
-// helpers can turn a row into an entity and back the same way on PostgreSQL, MySQL and SQLite.
+// `defineEntityTable` (long: the definition's every option, owner, tenant and soft delete among
+// them, is declared and checked here together): how an entity class is stored, property by
+// property, so the repository helpers can turn a row into an entity and back the same way on
+// PostgreSQL, MySQL and SQLite.
 import { hash } from 'node:crypto';
 import type { EntityEvents, EventDeclaration } from '../events/declared.js';
 import { FIELD_KINDS, fieldKinds, isFieldKind, type FieldKind } from '../fields/kinds.js';

@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { Dialect } from './dialect.js';
 import { mysqlKeyTable } from './key-table.js';
+import { mysqlExactTextCollation, mysqlLiveUnique } from './mysql-schema.js';
 import {
   afterCreate,
   claimSkippingLocked,
@@ -17,12 +18,8 @@ import {
   watchQueries,
   connectionUsable,
   dropConnection,
-  uniqueIndexName,
   withDatabaseName,
 } from './shared.js';
-
-/** The generated column ending a live unique index: 1 for a live row, NULL for a deleted one. */
-const LIVE_COLUMN = 'slicekit_live';
 
 // mysql2's own timeouts and lost connections, and the server refusing or going away.
 const UNAVAILABLE_CODES = new Set([
@@ -136,17 +133,7 @@ export const mysql: Dialect = {
   // collation's match (which can use the index) is narrowed by a binary one.
   whereExactly: (query, column, value) =>
     query.where(column, value).whereRaw('binary ?? = binary ?', [column, value]),
-  // `ACME`, `acme` and `ACME ` are three values of a unique index only under a binary collation
-  // that does not pad: MySQL 8's utf8mb4_0900_bin, MariaDB's utf8mb4_nopad_bin (utf8mb4_bin pads
-  // on both, so it is the last resort of an older server: trailing blanks then collide).
-  async exactTextCollation(knex) {
-    const names = ['utf8mb4_0900_bin', 'utf8mb4_nopad_bin'];
-    const [rows] = (await knex.raw('show collation where Collation in (?, ?)', names)) as [
-      { Collation: string }[],
-    ];
-    const found = new Set(rows.map((r) => r.Collation));
-    return names.find((name) => found.has(name)) ?? 'utf8mb4_bin';
-  },
+  exactTextCollation: mysqlExactTextCollation,
   lockRows: (query) => query.forUpdate(),
   // "Do nothing" is spelt as an update of the key to itself: INSERT IGNORE would also hide
   // unrelated errors.
@@ -279,37 +266,7 @@ export const mysql: Dialect = {
     drop: () => Promise.resolve(),
   },
 
-  // No partial index: a generated column, 1 for a live row and NULL for a deleted one, ends each
-  // unique index, and a unique index never compares NULLs, so deleted rows never collide.
-  liveUnique: {
-    create: async (knex, table, columns, deletedColumn) => {
-      if (!(await knex.schema.hasColumn(table, LIVE_COLUMN))) {
-        await knex.raw(`ALTER TABLE ?? ADD COLUMN ?? TINYINT AS (IF(?? IS NULL, 1, NULL)) STORED`, [
-          table,
-          LIVE_COLUMN,
-          deletedColumn,
-        ]);
-      }
-      await knex.raw(`CREATE UNIQUE INDEX ?? ON ?? (${columns.map(() => '??').join(', ')}, ??)`, [
-        uniqueIndexName(table, columns),
-        table,
-        ...columns,
-        LIVE_COLUMN,
-      ]);
-    },
-    drop: async (knex, table, columns) => {
-      await knex.raw('DROP INDEX ?? ON ??', [uniqueIndexName(table, columns), table]);
-      // The marker goes with its last index, so the deleted-on column it reads can go too.
-      const [rows] = (await knex.raw(
-        'SELECT COUNT(*) AS n FROM information_schema.statistics ' +
-          'WHERE table_schema = DATABASE() AND table_name = ? AND column_name = ?',
-        [table, LIVE_COLUMN],
-      )) as [{ n: number | string }[]];
-      if (Number(rows[0]?.n) === 0) {
-        await knex.schema.alterTable(table, (t) => t.dropColumn(LIVE_COLUMN));
-      }
-    },
-  },
+  liveUnique: mysqlLiveUnique,
 
   keyTable: mysqlKeyTable,
 
