@@ -26,6 +26,12 @@ export interface EntityAnswers extends CompactAnswers {
   'accept-data-loss'?: boolean | string;
   /** The spec an app without base copies was generated from (`--base <file>`). */
   base?: string;
+  /**
+   * The tenant the rows of a table take when an upgrade adds `tenant: true` to its entity
+   * (`--default-tenant <id>`); without it such an upgrade is refused (its rows would belong to none).
+   */
+  defaultTenant?: string;
+  'default-tenant'?: string;
 }
 
 export const COMPACT_KEYS = [

@@ -4,7 +4,8 @@
 //   npx plop entity                                   (prompts)
 //   npx plop entity -- --spec product.yaml [--force]  (a spec file)
 //   npx plop entity -- --spec src/slices/products/product.entity.yaml [--dry-run]
-//        [--accept-data-loss] [--base <earlier spec>]  (upgrade a slice: docs/evolving-entities.md)
+//        [--accept-data-loss] [--base <earlier spec>] [--default-tenant <id>]
+//        (upgrade a slice: docs/evolving-entities.md)
 //   npx plop entity -- --name Customer --fields "email:string!,displayName:string"
 //        [--plural Customers] [--table crm_customers] [--resource clients] [--validate false]
 //   node-plop: getGenerator('entity').runActions({ specFile, force })
@@ -144,8 +145,8 @@ function interactivePrompts(appDir: () => string): PromptQuestion[] {
       message: 'Validate request bodies (400 listing each field error)?',
       default: true,
     },
-    // Never asked: `--dry-run`, `--accept-data-loss` and `--base <file>` of an upgrade
-    // (docs/evolving-entities.md).
+    // Never asked: `--dry-run`, `--accept-data-loss`, `--base <file>` and `--default-tenant <id>`
+    // of an upgrade (docs/evolving-entities.md).
     {
       type: 'confirm',
       name: 'dry-run',
@@ -161,6 +162,7 @@ function interactivePrompts(appDir: () => string): PromptQuestion[] {
       when: false,
     },
     input('base', 'The spec the slice was generated from:', { when: false }),
+    input('default-tenant', 'The tenant existing rows take:', { when: false }),
   ];
 }
 
@@ -216,6 +218,7 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
                 ...(typeof answers.base === 'string' && answers.base
                   ? { baseSpec: answers.base }
                   : {}),
+                ...defaultTenantOf(answers),
                 // Stamped in the run's dependency order, after the migrations it depends on.
                 now,
               })
@@ -245,4 +248,10 @@ export function registerEntityGenerator(plop: NodePlopAPI): void {
       ];
     },
   });
+}
+
+/** `--default-tenant <id>`: the tenant existing rows take when an upgrade adds `tenant: true`. */
+function defaultTenantOf(answers: EntityAnswers): { defaultTenant?: string } {
+  const tenant = answers.defaultTenant ?? answers['default-tenant'];
+  return typeof tenant === 'string' && tenant.trim() !== '' ? { defaultTenant: tenant } : {};
 }

@@ -9,6 +9,15 @@ export const accessSchema = {
   fix: 'map operations to anyone, authenticated or a list of roles, e.g. { list: anyone, delete: [admin] }',
 } as const;
 
+/** The structure of `owned` (spec schema): true/false, or the roles that reach every row. */
+export const ownedSchema = {
+  anyOf: [
+    { type: 'boolean' },
+    { type: 'object', properties: { bypass: { type: 'array' } }, additionalProperties: false },
+  ],
+  fix: 'use true, false or { bypass: [admin] } (the roles that reach every row)',
+} as const;
+
 const WORDS = ['anyone', 'authenticated'];
 const RULE_FIX = 'write anyone, authenticated, or a list of role names, e.g. [admin, clerk]';
 
@@ -74,6 +83,34 @@ function ruleOf(path: string, value: unknown, problems: SpecProblem[]): AccessRu
     }
   });
   return roles.length === value.length ? roles : undefined;
+}
+
+/**
+ * The roles of `owned: { bypass: [...] }` (none for `owned: true`): a list of role names, each
+ * once, as `access` lists them.
+ */
+export function resolveBypass(owned: unknown, problems: SpecProblem[]): string[] {
+  if (typeof owned !== 'object' || owned === null) return [];
+  const value = (owned as { bypass?: unknown }).bypass;
+  if (!Array.isArray(value) || value.length === 0) {
+    problems.push({
+      path: 'owned.bypass',
+      message: 'lists no role',
+      fix: 'list the roles that reach every row, e.g. owned: { bypass: [admin] }, or write owned: true',
+    });
+    return [];
+  }
+  const word = value.findIndex((role) => WORDS.includes(role as string));
+  if (word >= 0) {
+    problems.push({
+      path: `owned.bypass[${word}]`,
+      message: `${String(value[word])} is not a role`,
+      fix: 'name the roles that reach every row, e.g. [admin]; for rows every caller reaches, leave owned out',
+    });
+    return [];
+  }
+  const roles = ruleOf('owned.bypass', value, problems);
+  return Array.isArray(roles) ? [...roles] : [];
 }
 
 /**

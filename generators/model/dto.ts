@@ -30,10 +30,14 @@ export function resolveDto(
   check(include, 'include');
   check(exclude, 'exclude');
   (include ?? []).forEach((name, i) => {
-    if (byName.get(name)?.role === 'owner') {
+    const role = byName.get(name)?.role;
+    if (role === 'owner' || role === 'tenant') {
       problems.push({
         path: `dto.include[${i}]`,
-        message: 'ownedBy is never in the DTO: a caller only ever sees their own rows',
+        message:
+          role === 'owner'
+            ? 'ownedBy is never in the DTO: a caller only ever sees their own rows'
+            : "tenantId is never in the DTO: a caller only ever sees their tenant's rows",
         fix: 'remove it',
       });
     }
@@ -45,8 +49,11 @@ export function resolveDto(
       fix: 'remove id; routes and the list order need it',
     });
   }
-  // The owner never leaves the server, so it can be neither read nor filtered, searched or sorted.
-  const shown = stored.filter((f) => f.role !== 'owner' && f.name.camel !== 'deletionId');
+  // The owner and the tenant never leave the server, so they can be neither read nor filtered,
+  // searched or sorted.
+  const shown = stored.filter(
+    (f) => f.role !== 'owner' && f.role !== 'tenant' && f.name.camel !== 'deletionId',
+  );
   if (include) return shown.filter((f) => f.role === 'id' || include.includes(f.name.camel));
   return shown.filter((f) => !exclude?.includes(f.name.camel) || f.role === 'id');
 }

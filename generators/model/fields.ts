@@ -14,6 +14,7 @@ import type { FieldModel, FieldSpec, FieldType } from './types.js';
 export const RESERVED: Record<string, string> = {
   id: 'every entity has a UUID id already; remove the field',
   ownedBy: 'set owned: true to get ownedBy, stamped with the creator',
+  tenantId: "set tenant: true to get tenantId, stamped with the caller's tenant",
   createdBy: 'audit fields come with audited: true',
   createdOn: 'audit fields come with audited: true',
   updatedBy: 'audit fields come with audited: true',
@@ -237,6 +238,9 @@ export const ownerField = (): FieldModel =>
     default: '',
   });
 
+/** The tenant of a row, stamped from the caller's token; never in the DTO. */
+export const tenantField = (): FieldModel =>
+  builtIn('tenantId', 'string', 'tenant', true, { maxLength: DEFAULT_STRING_LENGTH });
 /**
  * The marks of a soft-deleted row (`softDelete`): when, by whom, and the delete that took it with
  * its cascade; all null while the row is live.

@@ -187,7 +187,9 @@ export function resolveMethods(
     }
     if (
       scope.fields.has(name.camel) ||
-      ['id', 'ownedBy', 'createdBy', 'createdOn', 'updatedBy', 'updatedOn'].includes(name.camel)
+      ['id', 'ownedBy', 'tenantId', 'createdBy', 'createdOn', 'updatedBy', 'updatedOn'].includes(
+        name.camel,
+      )
     ) {
       scope.problems.push({
         path: `${path}.name`,

@@ -11,16 +11,17 @@ import type { EntityModel, FieldModel, ReferenceDataSpec } from './types.js';
  */
 export function resolveReferenceData(
   data: ReferenceDataSpec | undefined,
-  owned: boolean,
+  scoped: { owned: boolean; tenant: boolean },
   own: FieldModel[],
   problems: SpecProblem[],
 ): EntityModel['referenceData'] {
   if (!data) return undefined;
-  if (owned) {
+  if (scoped.owned || scoped.tenant) {
+    const [key, whose] = scoped.owned ? ['owned', 'caller'] : ['tenant', 'tenant'];
     problems.push({
       path: 'referenceData',
-      message: "is shared by every caller, but an owned entity's rows belong to one caller each",
-      fix: 'remove owned: true, or keep the fixed rows in a table of their own',
+      message: `is shared by every caller, but ${scoped.owned ? 'an owned' : 'a tenant'} entity's rows belong to one ${whose} each`,
+      fix: `remove ${key}: true, or keep the fixed rows in a table of their own`,
     });
     return undefined;
   }

@@ -37,6 +37,8 @@ const targetOf = (e: EntityModel): RelationTarget => ({
   resource: e.resource,
   folder: e.folder,
   owned: e.owned,
+  ownerBypass: e.ownerBypass,
+  tenant: e.tenant,
   softDelete: e.softDelete,
   rowIds: rowIds(e),
   deleteNeedsKey: e.idempotent.includes('Delete'),
@@ -102,6 +104,14 @@ function checkEntity(
       continue;
     }
     shown(ref.show, target, path, problems);
+    if (target.tenant && !e.tenant) {
+      // Rows shared by every tenant would name (and show) one tenant's rows to all of them.
+      problems.push({
+        path,
+        message: `${target.name.pascal} has tenant: true, so its rows belong to one tenant each, but ${e.name.pascal}'s rows are shared by every tenant`,
+        fix: `add tenant: true to ${e.name.pascal}, or drop this reference`,
+      });
+    }
     if (target.softDelete && !e.softDelete && !ref.many && ref.onDelete === 'cascade') {
       problems.push({
         path: `${path}.onDelete`,

@@ -12,6 +12,7 @@ import {
   idField,
   ownerField,
   RESERVED,
+  tenantField,
   valueProblem,
 } from './fields.js';
 import { resolveMethods } from './methods.js';
@@ -24,7 +25,7 @@ import { structuralProblems, withoutStructuralProblems } from './structure.js';
 import { resolveDto } from './dto.js';
 import { resolveEvents } from './events.js';
 import { listIndexProblems } from './indexes.js';
-import { accessOperations, resolveAccess } from './access.js';
+import { accessOperations, resolveAccess, resolveBypass } from './access.js';
 import type { EntityModel, EntitySpec, FieldModel } from './types.js';
 
 function resolveFields(
@@ -134,7 +135,9 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     });
   }
   const audited = spec.audited ?? true;
-  const owned = spec.owned ?? false;
+  const owned = Boolean(spec.owned);
+  const tenant = spec.tenant ?? false;
+  const ownerBypass = resolveBypass(spec.owned, problems);
   const softDelete = spec.softDelete ?? false;
   const table = spec.table ?? snakeCase(plural.pascal);
   const declared = resolveFields(spec, problems, {
@@ -149,6 +152,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     idField(),
     ...own,
     ...(owned ? [ownerField()] : []),
+    ...(tenant ? [tenantField()] : []),
     ...(audited ? auditFields() : []),
     ...(softDelete ? deletionFields() : []),
   ];
@@ -229,7 +233,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
       fix: `rename the method ${taken.name.pascal}, or leave patch out`,
     });
   }
-  const referenceData = resolveReferenceData(spec.referenceData, owned, own, problems);
+  const referenceData = resolveReferenceData(spec.referenceData, { owned, tenant }, own, problems);
   (spec.idempotent ?? []).forEach((op, i) => {
     const kind = op === 'Update' ? 'update' : op === 'Action' ? 'action' : undefined;
     if (kind && !methods.some((m) => m.kind === kind)) {
@@ -253,6 +257,8 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     folder: kebabCase(plural.pascal),
     audited,
     owned,
+    ownerBypass,
+    tenant,
     validate: spec.validate ?? true,
     searchIndex: spec.searchIndex ?? true,
     ...(spec.description ? { description: spec.description } : {}),

@@ -1,6 +1,6 @@
 // The JSON Schema an entity spec file is checked against with ajv. `fix` is our own keyword: the
 // hint printed with an error at that place.
-import { accessSchema } from './access.js';
+import { accessSchema, ownedSchema } from './access.js';
 import { FIELD_TYPES, IDEMPOTENT_OPS, ON_DELETE, VERBS } from './types.js';
 
 const named = (pattern: string, fix: string) => ({ type: 'string', pattern, fix });
@@ -112,7 +112,8 @@ export const entitySpecSchema = {
       fix: 'use one kebab-case URL segment, e.g. order-lines',
     },
     audited: { type: 'boolean', fix: 'use true or false' },
-    owned: { type: 'boolean', fix: 'use true or false' },
+    owned: ownedSchema,
+    tenant: { type: 'boolean', fix: 'use true or false' },
     access: accessSchema,
     patch: { type: 'boolean', fix: 'use true or false' },
     softDelete: { type: 'boolean', fix: 'use true or false' },

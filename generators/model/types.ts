@@ -168,8 +168,13 @@ export interface EntitySpec {
   resource?: string;
   /** @default true */
   audited?: boolean;
-  /** @default false */
-  owned?: boolean;
+  /**
+   * `true`, or `{ bypass: [roles] }`: callers holding one of those roles reach every row.
+   * @default false
+   */
+  owned?: boolean | { bypass?: string[] };
+  /** Rows belong to the tenant of the caller's token (AUTH_TENANT_CLAIM). @default false */
+  tenant?: boolean;
   /** @default true */
   validate?: boolean;
   /** A search index over the text columns the list's `search` matches. @default true */
@@ -199,7 +204,7 @@ export interface EntitySpec {
 
 // ---------------------------------------------------------------- the resolved model
 
-export type FieldRole = 'id' | 'field' | 'owner' | 'audit' | 'deletion';
+export type FieldRole = 'id' | 'field' | 'owner' | 'tenant' | 'audit' | 'deletion';
 
 export interface FieldModel extends Constraints {
   name: NameForms;
@@ -319,11 +324,18 @@ export interface EntityModel {
   folder: string;
   audited: boolean;
   owned: boolean;
+  /** Roles that reach every row of an owned entity (`owned: { bypass }`); empty otherwise. */
+  ownerBypass: string[];
+  /** Rows belong to tenants: a tenantId column, every route confined to the caller's tenant. */
+  tenant: boolean;
   validate: boolean;
   /** Whether the migration gives the searched text columns a search index. */
   searchIndex: boolean;
   description?: string;
-  /** Every stored field, in table order: id, the spec's fields, ownedBy, then the audit fields. */
+  /**
+   * Every stored field, in table order: id, the spec's fields, ownedBy, tenantId, then the audit
+   * fields.
+   */
   fields: FieldModel[];
   /** Many-to-many references (`tagIds`): fields of the entity kept in a join table, not a column. */
   links: FieldModel[];
@@ -371,6 +383,10 @@ export interface RelationTarget {
   resource: string;
   folder: string;
   owned: boolean;
+  /** Roles that reach every row of the owned entity. */
+  ownerBypass: string[];
+  /** Its rows belong to tenants. */
+  tenant: boolean;
   /** Its rows are soft-deleted: a deleted row is no row to the relations naming it. */
   softDelete: boolean;
   /**

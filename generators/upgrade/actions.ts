@@ -38,6 +38,8 @@ export interface UpgradeOptions {
   acceptDataLoss: boolean;
   /** An earlier spec file to upgrade from, for an app without base copies. */
   baseSpec?: string;
+  /** The tenant existing rows take when the upgrade adds `tenant: true` (`--default-tenant`). */
+  defaultTenant?: string;
   now?: Date;
 }
 
@@ -104,7 +106,7 @@ export function upgradeActions(options: UpgradeOptions): ActionType[] {
     ? { ...loadSpecFile(earlierFile), from: earlierFile }
     : saved && { ...loadSpecFile(saved.path), from: `the saved spec ${saved.path}` };
   const base = findBase(appDir, options.app, model, earlier);
-  const plan = schemaPlan(base, model, specText);
+  const plan = schemaPlan(base, model, specText, options.defaultTenant);
   const now = options.now ?? new Date();
   const alterName = alterMigrationName(now, model.table);
   const migrationName = createMigrationName(appDir, model, now);

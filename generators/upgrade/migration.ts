@@ -101,6 +101,10 @@ function stepView(step: Step): object {
 const onPostgres = (steps: readonly Step[]) =>
   steps.some((s) => 'enumChange' in s || 'renameCheck' in s);
 
+/** Whether `steps` add, alter or rebuild a column compared exactly (`exactText`). */
+const usesExact = (steps: readonly unknown[]): boolean =>
+  JSON.stringify(steps).includes('"exact":true');
+
 export function alterMigrationView(
   model: EntityModel,
   changes: readonly SchemaChange[],
@@ -120,9 +124,13 @@ export function alterMigrationView(
     summary: summarize(changes),
     sequenceImports: imports.join(', '),
     databaseImports: [
+      // A column compared exactly (a tenant) keeps its binary collation when added or altered.
+      ...(usesExact(all) ? ['exactText'] : []),
       ...(all.some((s) => 'liveUnique' in s) ? ['liveUniqueMigration'] : []),
       ...(all.some((s) => 'searchIndex' in s) ? ['searchIndexMigration'] : []),
     ].join(', '),
+    upExact: usesExact(steps.up),
+    downExact: usesExact(steps.down),
     upPostgres: onPostgres(steps.up),
     downPostgres: onPostgres(steps.down),
     up: steps.up.map(stepView),

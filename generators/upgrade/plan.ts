@@ -187,9 +187,17 @@ function requiredLinksOf(base: UpgradeBase, model: EntityModel): Map<string, boo
 }
 
 /** The table's changes, their risks and the migration's steps. */
-export function schemaPlan(base: UpgradeBase, model: EntityModel, specText: string): SchemaPlan {
+export function schemaPlan(
+  base: UpgradeBase,
+  model: EntityModel,
+  specText: string,
+  /** The tenant the rows take when the upgrade adds `tenant: true` (`--default-tenant`). */
+  defaultTenant?: string,
+): SchemaPlan {
   const after = tableSnapshot(model);
   const fills = fillsOf(model);
+  const tenant = model.fields.find((f) => f.role === 'tenant');
+  if (tenant && defaultTenant !== undefined) fills.set(tenant.column, defaultTenant);
   const renames = renamesOf(specText);
   // A rename names a column the table has, or one it had before an earlier upgrade renamed it.
   const had = new Set(base.schema.columns.map((c) => c.name));

@@ -1,4 +1,4 @@
-// Roles per operation (`access`) in a spec: each operation resolved to anyone, authenticated or
+// Roles per operation (`access`), tenants and bypass roles in a spec: each operation resolved to anyone, authenticated or
 // its roles, and every spec mistake reported in one run with its fix. The generated app's checks
 // (401, 403, 404), its OpenAPI and its own tests are in feature-app.test.ts (fixtures/access).
 import { expect } from 'chai';
@@ -77,5 +77,35 @@ describe('entity spec: access', () => {
     expect(byPath['access.create']).to.contain('lists no role');
     expect(byPath['access.Borrow[0]']).to.contain('write anyone on its own');
     expect(byPath['access.delete']).to.contain('is not a rule');
+  });
+});
+
+describe('entity spec: tenants and bypass roles', () => {
+  it('resolves tenant: true to a tenantId kept out of the DTO, and owned: { bypass } to its roles', () => {
+    const model = resolveSpec({ ...book, tenant: true, owned: { bypass: ['admin'] } }, 'book.yaml');
+    expect(model).to.include({ tenant: true, owned: true });
+    expect(model.ownerBypass).to.deep.equal(['admin']);
+    expect(model.fields.map((f) => f.name.camel)).to.include.members(['ownedBy', 'tenantId']);
+    expect(model.dto.map((f) => f.name.camel)).to.not.include('tenantId');
+    expect(resolveSpec({ ...book, owned: true }, 'book.yaml').ownerBypass).to.deep.equal([]);
+  });
+
+  it('reports each mistake of tenant and bypass with its fix', () => {
+    const byPath = (spec: EntitySpec) =>
+      Object.fromEntries(problemsOf(spec).map((p) => [p.path, `${p.message} | ${p.fix}`]));
+    expect(byPath({ ...book, owned: { bypass: [] } })['owned.bypass']).to.contain('lists no role');
+    expect(byPath({ ...book, owned: { bypass: ['anyone'] } })['owned.bypass[0]']).to.contain(
+      'leave owned out',
+    );
+    expect(byPath({ ...book, tenant: 'yes' as unknown as boolean }).tenant).to.contain(
+      'true or false',
+    );
+    expect(
+      byPath({ ...book, tenant: true, dto: { include: ['title', 'tenantId'] } })['dto.include[1]'],
+    ).to.contain('tenantId is never in the DTO');
+    const fixed = { key: 'title', rows: [{ title: 'Odes' }] };
+    expect(byPath({ ...book, tenant: true, referenceData: fixed }).referenceData).to.contain(
+      'remove tenant: true',
+    );
   });
 });

@@ -321,7 +321,7 @@ describe('entity generator', () => {
     registerEntityGenerator(plop);
     const prompts = plop.getGenerator('entity').prompts as { name: string }[];
     // The upgrade's flags come last, never asked.
-    expect(prompts.map((p) => p.name).slice(-8)).to.deep.equal([
+    expect(prompts.map((p) => p.name).slice(-9)).to.deep.equal([
       'force',
       'plural',
       'table',
@@ -330,6 +330,7 @@ describe('entity generator', () => {
       'dry-run',
       'accept-data-loss',
       'base',
+      'default-tenant',
     ]);
   });
 

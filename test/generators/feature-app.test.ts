@@ -91,7 +91,42 @@ describe('the generated app of the feature fixtures', function () {
     }
   });
 
-  // soft delete and restore (fixtures/access: Book and its Copy). A deleted book leaves every
+  // tenants and bypass roles (fixtures/access: Shelf and Checkout are kept per library, a tenant;
+  // a librarian reaches every member's checkouts of its library).
+  describe('access: tenants and bypass roles', () => {
+    it("documents a tenant entity's bearer, 401 and 403 auth.tenant_required on every operation", async () => {
+      const { paths } = await pathsOf(
+        'src/slices/checkouts/checkout.openapi.ts',
+        'checkoutOpenApi',
+      );
+      // Each path's operations (its shared `parameters` apart).
+      const operations = Object.values(paths).flatMap((item) =>
+        Object.entries(item).flatMap(([method, operation]) =>
+          method === 'parameters' ? [] : [operation],
+        ),
+      );
+      expect(operations.length).to.be.greaterThan(6);
+      for (const operation of operations) {
+        expect(operation.security).to.deep.equal([{ bearerAuth: [] }]);
+        expect(operation.responses).to.have.property('401');
+        expect(operation.responses['403']!.description).to.contain('auth.tenant_required');
+      }
+    });
+
+    for (const database of featureDatabases) {
+      it(`runs the generated tests of tenants and bypass roles on ${database}`, async function () {
+        const output = await app.testOutput(this, database);
+        expect(output).to.match(
+          /keeps a tenant's checkouts to it: to a look-alike tenant every route/,
+        );
+        expect(output).to.match(/keeps a tenant's shelves to it/);
+        expect(output).to.match(/refuses a token naming no tenant: 403 auth.tenant_required/);
+        expect(output).to.match(/lets librarian reach every caller's checkouts of its tenant/);
+      });
+    }
+  });
+
+  // soft delete and restore (fixtures/access: Book and its Checkouts). A deleted book leaves every
   // read, its isbn may be taken again, references to it are refused, restore brings it back.
   describe('access: soft delete and restore', () => {
     for (const database of featureDatabases) {

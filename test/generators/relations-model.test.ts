@@ -48,6 +48,16 @@ const checkAll = (...specs: EntitySpec[]) =>
   );
 
 describe('entity spec: relations', () => {
+  it("refuses a reference from rows every tenant shares to a tenant entity's rows, naming the fix", () => {
+    const tenantCustomer = { ...customer, tenant: true };
+    const shared = order({ customer: { type: 'reference', entity: 'Customer' } });
+    expect(problemsOf(() => checkAll(tenantCustomer, shared))).to.deep.equal([
+      "fields.customer: Customer has tenant: true, so its rows belong to one tenant each, but Order's rows are shared by every tenant",
+    ]);
+    expect(() => checkAll(tenantCustomer, { ...shared, tenant: true })).not.to.throw();
+    expect(() => checkAll(customer, { ...shared, tenant: true })).not.to.throw();
+  });
+
   it('stores a reference as <name>Id and a many-to-many as an id list in a join table', () => {
     const model = resolveSpec(
       order({

@@ -306,3 +306,82 @@ describeEachDatabase('upgrading a slice with rows', (db) => {
     expect(first).to.deep.equal({ abstract: 'Kept through the rename', priority: 3 });
   });
 });
+
+// Adding tenant: true to a table holding rows: refused without the tenant they belong to, then
+// with --default-tenant every row takes it, unique values hold per tenant (look-alike tenants
+// apart, whatever the collation), and down gives the table back.
+describe('upgrading a slice to tenant: true', () => {
+  const tenantDir = join(repoRoot, '.work', uniqueName('upgrade-tenant'));
+  const shelf = (tenant: boolean) =>
+    [
+      'entity: Shelf',
+      ...(tenant ? ['tenant: true'] : []),
+      'fields:',
+      '  code: { type: string, required: true, unique: true, maxLength: 20 }',
+      '',
+    ].join('\n');
+  let create = '';
+  let upgrade = '';
+
+  before(async () => {
+    const run = async (answers: Record<string, unknown>) => {
+      const plop = await nodePlop(undefined, { destBasePath: tenantDir, force: false });
+      registerEntityGenerator(plop);
+      return plop.getGenerator('entity').runActions(answers);
+    };
+    mkdirSync(join(tenantDir, 'src/slices'), { recursive: true });
+    writeFileSync(join(tenantDir, 'shelf.yaml'), shelf(false));
+    const first = await run({
+      specFile: join(tenantDir, 'shelf.yaml'),
+      now: '2024-05-01T09:30:00Z',
+    });
+    expect(first.failures).to.deep.equal([]);
+    const saved = join(tenantDir, 'src/slices/shelves/shelf.entity.yaml');
+    writeFileSync(saved, shelf(true));
+    const now = '2025-01-01T00:00:01Z';
+    const refused = await run({ specFile: saved, now }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(refused).to.be.instanceOf(DataLossError);
+    expect((refused as Error).message).to.contain('--default-tenant');
+    const result = await run({ specFile: saved, now, 'default-tenant': 'ACME' });
+    expect(result.failures).to.deep.equal([]);
+    [create, upgrade] = readdirSync(join(tenantDir, 'migrations')).sort() as [string, string];
+  });
+  after(() => rmSync(tenantDir, { recursive: true, force: true }));
+
+  describeEachDatabase('on a table with rows', (db) => {
+    it('stamps every row with the default tenant, holds codes per tenant, and down restores it', async () => {
+      await (await loadMigration(tenantDir, create)).up(db.knex);
+      const now = new Date();
+      const row = (code: string, n: number) => ({
+        id: `00000000-0000-4000-8000-00000000000${n}`,
+        code,
+        created_on: now,
+        updated_on: now,
+      });
+      await db.knex('shelves').insert([row('A1', 1), row('B2', 2)]);
+      const migration = await loadMigration(tenantDir, upgrade);
+      await migration.up(db.knex);
+      const tenants = await db.knex('shelves').orderBy('code').pluck('tenant_id');
+      expect(tenants).to.deep.equal(['ACME', 'ACME']);
+      // A1 once per tenant: look-alike tenants are others, the same tenant is refused.
+      for (const [n, tenant] of ['acme', 'ACME ', 'acmé'].entries()) {
+        await db.knex('shelves').insert({ ...row('A1', n + 3), tenant_id: tenant });
+      }
+      const again = await db
+        .knex('shelves')
+        .insert({ ...row('A1', 7), tenant_id: 'ACME' })
+        .then(
+          () => 'inserted',
+          () => 'refused',
+        );
+      expect(again).to.equal('refused');
+      await db.knex('shelves').whereNot('tenant_id', 'ACME').delete();
+      await migration.down(db.knex);
+      expect(Object.keys(await db.knex('shelves').columnInfo())).to.not.include('tenant_id');
+      expect(await db.knex('shelves').orderBy('code').pluck('code')).to.deep.equal(['A1', 'B2']);
+    });
+  });
+});

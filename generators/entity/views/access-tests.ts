@@ -102,5 +102,11 @@ export function accessTestsView(
     accessTests: tests,
     everyRole,
     hasAccess: base.access.length > 0 || everyRole.length > 0,
+    // Signed here with the test's roles and tenant: access, tenants, bypass roles or parents' roles.
+    localBearer:
+      base.access.length > 0 ||
+      base.isTenant ||
+      base.ownerBypass.length > 0 ||
+      everyRole.length > 0,
   };
 }

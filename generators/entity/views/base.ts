@@ -68,6 +68,14 @@ export interface SliceBase {
   collection: string;
   isAudited: boolean;
   isOwned: boolean;
+  /** Roles that reach every row of an owned entity; empty otherwise. */
+  ownerBypass: string[];
+  /** Its rows belong to tenants. */
+  isTenant: boolean;
+  /** Owned or tenant: every route, the list included, sees the caller's row scope only. */
+  isScoped: boolean;
+  /** Whose rows the list shows, for comments. */
+  scopeRows: string;
   /** A delete marks the row; `POST /{id}/restore` brings it back. */
   softDelete: boolean;
   validate: boolean;
@@ -158,6 +166,16 @@ export function sliceBase(model: EntityModel): SliceBase {
     collection,
     isAudited: model.audited,
     isOwned: model.owned,
+    ownerBypass: model.ownerBypass,
+    isTenant: model.tenant,
+    isScoped: model.owned || model.tenant,
+    scopeRows:
+      (model.owned
+        ? `the caller's own rows${model.tenant ? ' of its tenant' : ''}`
+        : "the rows of the caller's tenant") +
+      (model.ownerBypass.length
+        ? ` (to ${model.ownerBypass.join(' or ')}: every row${model.tenant ? ' of its tenant' : ''})`
+        : ''),
     softDelete: model.softDelete,
     validate: model.validate,
     hasEvents: model.events.length > 0,

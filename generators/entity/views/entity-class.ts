@@ -41,8 +41,9 @@ function initialValue(field: FieldModel): EntityValue {
   return { value: null };
 }
 
-/** The owner and audit fields: `insertEntity` stamps them, so the constructor leaves them be. */
-const stamped = (f: FieldModel): boolean => f.role === 'owner' || f.role === 'audit';
+/** The owner, tenant and audit fields: `insertEntity` stamps them, so the constructor leaves them be. */
+const stamped = (f: FieldModel): boolean =>
+  f.role === 'owner' || f.role === 'tenant' || f.role === 'audit';
 
 /** A parameter's value; a missing one leaves a not-null field at `fallback`. */
 function fromParam(field: FieldModel, p: ParamModel, fallback: EntityValue): EntityValue {
@@ -66,6 +67,7 @@ function effectValue(effect: EffectModel): EntityValue {
 function propertyDoc(model: EntityModel, f: FieldModel): string | undefined {
   if (f.description) return f.description;
   if (f.role === 'owner') return 'The creator, stamped on insert: the row belongs to them.';
+  if (f.role === 'tenant') return "The caller's tenant, stamped on insert: the row belongs to it.";
   if (f.sequence)
     return `Numbered on create from the ${f.sequence.name} sequence (${model.name.kebab}.sequences.ts).`;
   return undefined;

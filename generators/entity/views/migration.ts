@@ -17,6 +17,11 @@ export interface Column {
   notNullable: boolean;
   hasDefault: boolean;
   defaultTo?: unknown;
+  /**
+   * Compares byte for byte in `=` and unique indexes on every database (`exactText`); absent
+   * otherwise, so the table snapshots of earlier upgrades stay equal.
+   */
+  exact?: true;
 }
 
 /** `table.<method>(columns)`: an index or a unique constraint. */
@@ -38,10 +43,32 @@ function column(f: FieldModel): Column {
     notNullable: f.notNull,
     hasDefault,
     ...(hasDefault ? { defaultTo: f.default } : {}),
+    ...(f.role === 'tenant' ? { exact: true as const } : {}),
   };
 }
 
+/**
+ * The indexes of a tenant entity lead with its tenant column: every query of it is confined to one
+ * tenant, and a unique field holds each value once per tenant. A sequence's numbers stay unique
+ * across tenants: one sequence hands them out.
+ */
 function indexes(model: EntityModel): TableIndex[] {
+  const own = ownIndexes(model);
+  if (!model.tenant) return own;
+  const numbered = new Set(model.fields.filter((f) => f.sequence).map((f) => f.column));
+  const tenant = own.map((index) =>
+    index.method === 'unique' && index.columns.every((c) => numbered.has(c))
+      ? index
+      : { ...index, columns: [TENANT_COLUMN, ...index.columns] },
+  );
+  return tenant.some((i) => i.columns[0] === TENANT_COLUMN)
+    ? tenant
+    : [{ method: 'index', columns: [TENANT_COLUMN] }, ...tenant];
+}
+
+const TENANT_COLUMN = 'tenant_id';
+
+function ownIndexes(model: EntityModel): TableIndex[] {
   const reference = model.referenceData;
   // The default order of a list: newest first, the id breaking ties (`created_on desc, id desc`);
   // an owned entity's list reads the caller's rows only, in that order.
@@ -87,7 +114,9 @@ export function searchColumns(model: EntityModel): string[] {
  */
 export function liveUniqueColumns(model: EntityModel): string[][] {
   if (!model.softDelete) return [];
-  return model.fields.filter((f) => f.unique && !f.sequence).map((f) => [f.column]);
+  // A tenant's values are unique within it (its unique indexes lead with the tenant).
+  const tenant = model.tenant ? [TENANT_COLUMN] : [];
+  return model.fields.filter((f) => f.unique && !f.sequence).map((f) => [...tenant, f.column]);
 }
 
 export function migrationView(model: EntityModel, base: SliceBase, migrationName: string) {
@@ -95,9 +124,15 @@ export function migrationView(model: EntityModel, base: SliceBase, migrationName
     ...base,
     migrationName,
     columns: model.fields.map(column),
+    hasExactText: model.tenant,
     indexes: indexes(model),
     searchColumns: searchColumns(model),
     liveUnique: liveUniqueColumns(model),
+    databaseImports: [
+      ...(model.tenant ? ['exactText'] : []),
+      ...(liveUniqueColumns(model).length ? ['liveUniqueMigration'] : []),
+      ...(searchColumns(model).length ? ['searchIndexMigration'] : []),
+    ].join(', '),
     sequences: model.fields.filter((f) => f.sequence).map(sequenceOptions),
     foreignKeys: foreignKeys(model),
     joinTables: joinTables(model),

@@ -55,6 +55,7 @@ export function relationTestsView(
         targetWords: target.name.words,
         aTarget: `${/^[aeiou]/.test(target.name.words) ? 'an' : 'a'} ${target.name.words}`,
         owned: target.owned,
+        targetTenant: target.tenant,
         // A soft-deleting target: a reference to its deleted row is 422; setNull keeps the id.
         targetSoft: target.softDelete,
         targetTable: target.table,
@@ -90,6 +91,10 @@ export function relationTestsView(
     referenceTests: references,
     linkTests: links,
     hasRelationTests: references.length + links.length > 0,
+    // A look-alike tenant cannot name the (seeded) rows of a tenant entity: 422.
+    namesTenantRows: [...(model.relations?.references ?? []), ...(model.relations?.links ?? [])]
+      .filter((r) => createNames.has(r.field.name.camel))
+      .some((r) => r.target.tenant),
     ownershipTest: base.isOwned && !namesOwned,
     usesBearer: (base.isOwned && !namesOwned) || references.some((r) => r.owned),
   };

@@ -12,6 +12,8 @@ export { hasRelations };
 
 /** The owner column of an owned entity's table (generators/model/fields.ts `ownerField`). */
 const OWNER_COLUMN = 'owned_by';
+/** The tenant column of a tenant entity's table (generators/model/fields.ts `tenantField`). */
+const TENANT_COLUMN = 'tenant_id';
 /** The deleted-on column of a soft-deleting entity's table (`deletionFields`). */
 const DELETED_COLUMN = 'deleted_on';
 
@@ -28,9 +30,12 @@ function rowSchema(show: readonly FieldModel[]): Record<string, unknown> {
   return dtoSchema([idField(), ...show]);
 }
 
-/** The columns keeping a related table to the rows the caller may see: its own, the live ones. */
+/** The columns keeping a related table to the rows the caller may see: its row scope (owner and
+ * bypass roles, tenant), the live ones. */
 const owner = (target: RelationTarget) => ({
   ...(target.owned ? { ownerColumn: OWNER_COLUMN } : {}),
+  ...(target.ownerBypass.length ? { ownerBypass: target.ownerBypass } : {}),
+  ...(target.tenant ? { tenantColumn: TENANT_COLUMN } : {}),
   ...(target.softDelete ? { deletedColumn: DELETED_COLUMN } : {}),
 });
 

@@ -23,7 +23,7 @@ export function routesView(model: EntityModel, base: SliceBase) {
     ...byKind(base.methods),
     ...nestedRoutes(model),
     // The list reads through callerRows: the caller's own rows, the live ones.
-    listScoped: model.owned || model.softDelete,
+    listScoped: model.owned || model.tenant || model.softDelete,
     // Listing deleted rows is for the callers restore allows.
     deletedGuard: model.softDelete && base.guarded['restore'] === true,
   };

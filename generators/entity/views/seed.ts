@@ -21,6 +21,7 @@ function seedValue(
   if (numbered) return { next: numbered.next, sequence: numbered.constName };
   if (f.role === 'id') return { value: stableUuid(`${seed}:row:${i}`) };
   if (f.role === 'owner') return { value: '' };
+  if (f.role === 'tenant') return { variable: 'tenant' };
   if (f.role === 'deletion') return { value: null };
   if (f.role === 'audit') return f.type === 'date-time' ? { variable: 'now' } : { value: 'seed' };
   if (f.reference) {
@@ -104,6 +105,7 @@ export function seedView(model: EntityModel, base: SliceBase) {
       }));
     }),
     // The audit time stamps are the only seed values that read `now`.
+    seedTenant: model.tenant,
     seedUsesNow: model.fields.some((f) => f.role === 'audit' && f.type === 'date-time'),
   };
 }

@@ -3,7 +3,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { problemDetails, sendProblem } from '../http/index.js';
 import { unauthorized } from './challenge.js';
-import { principalId } from './user.js';
+import { principalId, tenantId, tenantRequired } from './user.js';
 
 /**
  * Who may call an operation: `anyone` (no check), `authenticated` (any verified caller), or a list
@@ -42,6 +42,33 @@ export function requireAccess(entity: string, operation: string, rule: AccessRul
           operation,
         }),
       );
+      return;
+    }
+    next();
+  };
+}
+
+/**
+ * Express middleware of every route of an entity whose rows belong to tenants (`tenant: true`),
+ * run after the role check: an anonymous caller gets 401 `auth.unauthorized`, an authenticated
+ * caller whose token names no tenant (`tenantClaim`) gets 403 `auth.tenant_required`, so no route
+ * of the entity runs without a tenant to confine its rows to.
+ *
+ * @example
+ * router.get('/books/:id', requireAccess('Book', 'get', 'authenticated'), requireTenant('Book'), ...);
+ */
+export function requireTenant(entity: string): RequestHandler {
+  return function checkTenant(req: Request, res: Response, next: NextFunction) {
+    if (principalId(req) === undefined) {
+      unauthorized(
+        req,
+        res,
+        `${entity} rows belong to tenants: this needs an authenticated caller`,
+      );
+      return;
+    }
+    if (tenantId(req) === undefined) {
+      sendProblem(res, tenantRequired(entity).toProblem(req.originalUrl));
       return;
     }
     next();

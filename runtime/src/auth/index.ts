@@ -4,5 +4,5 @@ export * from './access.js';
 export * from './errors.js';
 export * from './middleware.js';
 export * from './options.js';
-export { rolesFromClaims } from './roles.js';
+export { rolesFromClaims, tenantFromClaims } from './roles.js';
 export * from './user.js';

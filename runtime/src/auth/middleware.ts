@@ -10,7 +10,7 @@ import {
   verificationConfigured,
   type AuthOptions,
 } from './options.js';
-import { rolesFromClaims } from './roles.js';
+import { rolesFromClaims, tenantFromClaims } from './roles.js';
 import { lateAuthenticationRefusal } from './user.js';
 
 type KeySource = Uint8Array | JWTVerifyGetKey;
@@ -67,7 +67,8 @@ function bearerToken(req: Request): string | null {
 
 /**
  * Express middleware: verifies `Authorization: Bearer <jwt>` and sets `req.user = { id, claims,
- * roles }` (the roles from `rolesClaim`).
+ * roles, tenant }` (the roles from `rolesClaim`, the tenant, when the token names one, from
+ * `tenantClaim`).
  * Without `jwtSecret` or `jwksUrl` every caller is anonymous (tokens are not looked at). With one
  * of them, a token that is sent must verify (401 problem+json otherwise), and `required: true`
  * also turns away requests without a token.
@@ -82,6 +83,7 @@ export function authenticate(options: AuthOptions = {}): RequestHandler {
   const required = options.required ?? authDefaults.required;
   const userIdClaim = options.userIdClaim ?? authDefaults.userIdClaim;
   const rolesClaim = options.rolesClaim ?? authDefaults.rolesClaim;
+  const tenantClaim = options.tenantClaim ?? authDefaults.tenantClaim;
   const algorithms = options.algorithms ?? [
     ...(options.jwtSecret ? authDefaults.secretAlgorithms : authDefaults.jwksAlgorithms),
   ];
@@ -139,7 +141,13 @@ export function authenticate(options: AuthOptions = {}): RequestHandler {
         'invalid_token',
       );
     }
-    req.user = { id: String(id), claims: payload, roles: rolesFromClaims(payload, rolesClaim) };
+    const tenant = tenantFromClaims(payload, tenantClaim);
+    req.user = {
+      id: String(id),
+      claims: payload,
+      roles: rolesFromClaims(payload, rolesClaim),
+      ...(tenant === undefined ? {} : { tenant }),
+    };
     // Run after the idempotency guard, a caller is refused rather than keyed as someone else.
     const refusal = lateAuthenticationRefusal(req);
     return refusal ? next(refusal) : next();

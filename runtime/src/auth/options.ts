@@ -40,6 +40,13 @@ export interface AuthOptions {
    */
   rolesClaim?: string;
   /**
+   * Claim holding the caller's tenant, copied to `req.user.tenant`, found like `rolesClaim` (whole
+   * name first, then a dotted path such as `app_metadata.tenant`); text or a whole number. Rows of
+   * entities with `tenant: true` are confined to it. See docs/access.md.
+   * @default 'tenant'
+   */
+  tenantClaim?: string;
+  /**
    * When true, a request without a bearer token gets 401. When false, anonymous callers pass
    * through with `req.user` undefined; a token that is sent is still verified.
    * @default false
@@ -56,6 +63,7 @@ export interface AuthOptions {
 export const authDefaults = {
   userIdClaim: 'sub',
   rolesClaim: 'roles',
+  tenantClaim: 'tenant',
   required: false,
   clockToleranceSeconds: 5,
   jwksTimeoutMs: 5000,
@@ -97,18 +105,44 @@ export function validateAuthOptions(options: AuthOptions): void {
     const problem = rolesClaimProblem(options.rolesClaim);
     if (problem) problems.push(problem);
   }
+  if (options.tenantClaim !== undefined) {
+    const problem = rolesClaimProblem(options.tenantClaim, 'tenantClaim');
+    if (problem) problems.push(problem);
+  }
   if (problems.length > 0) {
     throw new AuthConfigError(`invalid auth options: ${problems.join('; ')}`);
   }
 }
 
 /**
+ * Refuses to start an app whose slices keep rows of tenants (`tenant: true`) while no token is
+ * verified: no caller could name a tenant, and the configuration fails closed rather than answer
+ * 403 to every call. Throws `AuthConfigError` naming the slices and the settings to give.
+ *
+ * @example
+ * requireVerifiedTenants(slices, authSettings); // at start-up, after discovering the slices
+ */
+export function requireVerifiedTenants(
+  slices: readonly { name: string; tenant?: boolean }[],
+  options: AuthOptions,
+): void {
+  const tenants = slices.filter((slice) => slice.tenant).map((slice) => slice.name);
+  if (tenants.length === 0 || verificationConfigured(options)) return;
+  throw new AuthConfigError(
+    `the rows of ${tenants.join(', ')} belong to tenants, named by the verified token's ` +
+      `tenant claim, but no token is verified: set AUTH_JWT_SECRET or AUTH_JWKS_URL ` +
+      `(and AUTH_TENANT_CLAIM when the claim is not "tenant")`,
+  );
+}
+
+/**
  * Reads auth options from environment variables, the way a generated app configures itself:
  * `AUTH_JWT_SECRET`, `AUTH_JWKS_URL`, `AUTH_ISSUER`, `AUTH_AUDIENCE` (comma-separated lists
- * allowed), `AUTH_USER_CLAIM`, `AUTH_ROLES_CLAIM` and `AUTH_REQUIRED` (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`,
+ * allowed), `AUTH_USER_CLAIM`, `AUTH_ROLES_CLAIM`, `AUTH_TENANT_CLAIM` and `AUTH_REQUIRED` (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`,
  * any case). Any other `AUTH_REQUIRED` throws `ConfigError` rather than leaving routes open, and an
  * `AUTH_ROLES_CLAIM` with white space inside or an empty path step (`realm_access..roles`) throws
- * too, rather than quietly granting no roles; unset or blank, it is `roles`.
+ * too, rather than quietly granting no roles; unset or blank, it is `roles` (`AUTH_TENANT_CLAIM`
+ * likewise, `tenant`).
  *
  * @example
  * app.use(authenticate(authOptionsFromEnv(process.env)));
@@ -138,6 +172,15 @@ export function authOptionsFromEnv(env: Record<string, string | undefined>): Aut
       throw new ConfigError('AUTH_ROLES_CLAIM', rolesClaim, accepts);
     }
     options.rolesClaim = rolesClaim;
+  }
+  const tenantClaim = env.AUTH_TENANT_CLAIM?.trim();
+  if (tenantClaim) {
+    if (rolesClaimProblem(tenantClaim)) {
+      const accepts =
+        'a claim name without white space, or a dotted path such as app_metadata.tenant';
+      throw new ConfigError('AUTH_TENANT_CLAIM', tenantClaim, accepts);
+    }
+    options.tenantClaim = tenantClaim;
   }
   if (env.AUTH_REQUIRED?.trim()) options.required = envBoolean(env, 'AUTH_REQUIRED', false);
   return options;

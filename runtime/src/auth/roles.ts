@@ -1,4 +1,5 @@
-// The caller's roles, read from one claim of the verified token (`AUTH_ROLES_CLAIM`).
+// The caller's roles and tenant, each read from one claim of the verified token (`AUTH_ROLES_CLAIM`,
+// `AUTH_TENANT_CLAIM`).
 import type { JWTPayload } from 'jose';
 
 /**
@@ -14,19 +15,7 @@ import type { JWTPayload } from 'jose';
  * rolesFromClaims({ scope: 'books:read books:write' }, 'scope') // ['books:read', 'books:write']
  */
 export function rolesFromClaims(claims: JWTPayload | undefined, claim: string): string[] {
-  if (!claims) return [];
-  let value: unknown;
-  if (Object.hasOwn(claims, claim)) {
-    value = claims[claim];
-  } else {
-    value = claims;
-    for (const step of claim.split('.')) {
-      value =
-        typeof value === 'object' && value !== null && Object.hasOwn(value, step)
-          ? (value as Record<string, unknown>)[step]
-          : undefined;
-    }
-  }
+  const value = claimAt(claims, claim);
   if (typeof value === 'string') return value.split(/\s+/).filter(Boolean);
   if (Array.isArray(value)) {
     return value.filter((role): role is string => typeof role === 'string' && role !== '');
@@ -34,15 +23,52 @@ export function rolesFromClaims(claims: JWTPayload | undefined, claim: string): 
   return [];
 }
 
+/**
+ * The value of `claim` in `claims`: a claim of exactly that name first, else the name followed as
+ * a dotted path (`realm_access.roles`); undefined when there is none.
+ */
+function claimAt(claims: JWTPayload | undefined, claim: string): unknown {
+  if (!claims) return undefined;
+  if (Object.hasOwn(claims, claim)) return claims[claim];
+  let value: unknown = claims;
+  for (const step of claim.split('.')) {
+    value =
+      typeof value === 'object' && value !== null && Object.hasOwn(value, step)
+        ? (value as Record<string, unknown>)[step]
+        : undefined;
+  }
+  return value;
+}
+
+/**
+ * The tenant `claims` name under `claim`, found as the roles claim is (whole name, then dotted
+ * path): a text value exactly as given (never trimmed or case-folded: `ACME` and `acme ` are two
+ * tenants), or a whole number as its decimal text. Blank text, lists and anything else name no
+ * tenant, so the caller reaches no tenant's rows (403 `auth.tenant_required`).
+ *
+ * @example
+ * tenantFromClaims({ tenant: 'acme' }, 'tenant') // 'acme'
+ * tenantFromClaims({ app_metadata: { org: 7 } }, 'app_metadata.org') // '7'
+ */
+export function tenantFromClaims(
+  claims: JWTPayload | undefined,
+  claim: string,
+): string | undefined {
+  const value = claimAt(claims, claim);
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  return undefined;
+}
+
 /** Why `claim` cannot name a roles claim, or undefined when it can. */
-export function rolesClaimProblem(claim: string): string | undefined {
-  if (claim.trim() === '') return 'rolesClaim must not be empty';
+export function rolesClaimProblem(claim: string, option = 'rolesClaim'): string | undefined {
+  if (claim.trim() === '') return `${option} must not be empty`;
   if (claim !== claim.trim() || /\s/.test(claim)) {
-    return `rolesClaim "${claim}" must not contain white space`;
+    return `${option} "${claim}" must not contain white space`;
   }
   // A URL-named claim is one key, whatever dots it holds; a path has no empty step.
   if (!claim.includes('://') && claim.split('.').some((step) => step === '')) {
-    return `rolesClaim "${claim}" has an empty step; write a dotted path such as realm_access.roles`;
+    return `${option} "${claim}" has an empty step; write a dotted path such as realm_access.roles`;
   }
   return undefined;
 }

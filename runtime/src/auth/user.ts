@@ -1,6 +1,8 @@
-// The authenticated principal on `req.user`, shared by auth, audit, ownership and idempotency.
+// The authenticated principal on `req.user`, shared by auth, audit, ownership, tenants and
+// idempotency.
 import type { Request } from 'express';
 import type { JWTPayload } from 'jose';
+import { ProblemError } from '../http/index.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -16,6 +18,11 @@ declare global {
       claims?: JWTPayload;
       /** The caller's roles (`rolesClaim` of the token), checked by each operation's `access`. */
       roles?: readonly string[];
+      /**
+       * The caller's tenant (`tenantClaim` of the token): rows of entities with `tenant: true` are
+       * confined to it, compared exactly. Absent: the caller reaches no tenant's rows.
+       */
+      tenant?: string;
     }
     interface Request {
       user?: User | undefined;
@@ -37,6 +44,27 @@ export function principalId(req: Request): string | undefined {
   if (typeof id === 'number') return Number.isFinite(id) ? String(id) : undefined;
   if (typeof id === 'bigint') return id.toString();
   return undefined;
+}
+
+/**
+ * The caller's tenant, or undefined when it names none (anonymous, or a token without the tenant
+ * claim). Blank text names no tenant; any other text is the tenant exactly as given.
+ */
+export function tenantId(req: Request): string | undefined {
+  const tenant: unknown = req.user?.tenant;
+  return typeof tenant === 'string' && tenant.trim() !== '' ? tenant : undefined;
+}
+
+/**
+ * The 403 problem of a caller whose token names no tenant, on an entity whose rows belong to
+ * tenants (`auth.tenant_required`).
+ */
+export function tenantRequired(entity: string): ProblemError {
+  return ProblemError.of(
+    'auth.tenant_required',
+    `${entity} rows belong to tenants, and the caller's token names none`,
+    { entity },
+  );
 }
 
 const lateChecks = new WeakMap<object, () => Error | undefined>();

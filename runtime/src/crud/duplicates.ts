@@ -3,7 +3,8 @@
 import type { Knex } from 'knex';
 import { ProblemError, problemKinds } from '../http/index.js';
 import { isDatabaseError } from '../sql/index.js';
-import { liveRowsOnly } from './owner.js';
+import type { Caller } from './caller.js';
+import { liveRowsOnly, scopeRows, tenantCondition } from './row-scope.js';
 import type { EntityTable } from './table.js';
 
 export const DUPLICATE_TYPE = problemKinds['crud.duplicate'].type;
@@ -20,7 +21,8 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /**
  * The 409 problem for `row` (the columns a write tried to store) refused by a unique index: the
- * first declared group another row already holds, or the table's groups when none can be told
+ * first declared group another row already holds (of the caller's tenant, for a tenant table,
+ * whose unique indexes hold each value once per tenant), or the table's groups when none can be told
  * (the other row went away since). Looked up outside the failed transaction, which PostgreSQL
  * has aborted.
  */
@@ -29,10 +31,13 @@ export async function duplicateProblem(
   table: EntityTable<unknown>,
   row: Row,
   id: string,
+  caller: Caller | string = '',
 ): Promise<ProblemError> {
+  const tenant = tenantCondition(table, caller);
   for (const group of table.unique) {
     // A soft-deleted row holds its values without holding them against the live rows.
-    const query = liveRowsOnly(knex(table.table), table).whereNot(table.idColumn, id);
+    const scoped = scopeRows(knex(table.table), table, caller, tenant);
+    const query = liveRowsOnly(scoped, table).whereNot(table.idColumn, id);
     for (const field of group) query.where(field.column, row[field.column] as Knex.Value);
     if (await query.first())
       return duplicate(
@@ -64,12 +69,13 @@ export async function refusingDuplicates<T>(
   table: EntityTable<unknown>,
   id: string,
   row: Row,
+  caller: Caller | string,
   write: () => Promise<T>,
 ): Promise<T> {
   try {
     return await write();
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    throw await duplicateProblem(knex, table, row, id);
+    throw await duplicateProblem(knex, table, row, id, caller);
   }
 }

@@ -29,6 +29,7 @@ export {
 } from './repository.js';
 export { restoreEntity } from './restore.js';
 export { nestedListHandler, type NestedListOptions } from './nested.js';
+export { rowConditions, scopeRows, tenantCondition, type RowCondition } from './row-scope.js';
 export { sendEntity } from '../http/index.js';
 export {
   INVALID_REFERENCE_TYPE,

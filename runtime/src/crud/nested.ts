@@ -1,11 +1,12 @@
 // The nested route of a one-to-many (`GET /v1/customers/{id}/orders`): the child's list, with the
 // whole list-query contract, scoped to one parent row, and 404 when that row does not exist or is
-// not the caller's to see (an owned parent), exactly as `GET /v1/customers/{id}` would answer.
+// not the caller's to see (an owned parent, another tenant's), exactly as `GET /v1/customers/{id}` would answer.
 import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { listHandler, type ListHandlerOptions, type ListResource } from '../list-query/index.js';
 import { checkId, loadRow } from './repository.js';
-import { crudRoute, principalOf } from './routes.js';
+import { callerOf } from './caller.js';
+import { crudRoute } from './routes.js';
 import type { EntityTable } from './table.js';
 
 /** Options of `nestedListHandler`: the list handler's, and the parent. */
@@ -21,7 +22,7 @@ export interface NestedListOptions extends ListHandlerOptions {
  *
  * @example
  * router.get('/customers/:id/orders', nestedListHandler(orderResource, knex, {
- *   parent: customerTable, foreignKey: 'orders.customer_id', principal: principalOf,
+ *   parent: customerTable, foreignKey: 'orders.customer_id', caller: callerOf,
  * }));
  */
 export function nestedListHandler<Dto>(
@@ -40,7 +41,7 @@ export function nestedListHandler<Dto>(
   });
   return crudRoute(async function listOfParent(req, res) {
     // 400 for a malformed id, 404 for one the caller cannot see: never an empty page.
-    await loadRow(knex, parent, String(req.params.id), principalOf(req));
+    await loadRow(knex, parent, String(req.params.id), callerOf(req));
     await new Promise<void>((done, fail) => {
       Promise.resolve(list(req, res, (error?: unknown) => (error ? fail(error) : done())))
         .then(() => done())

@@ -7,8 +7,9 @@
 import type { Knex } from 'knex';
 import { ProblemError, problemKinds } from '../http/index.js';
 import { isDatabaseError } from '../sql/index.js';
+import type { Caller } from './caller.js';
 import { deletionMarks, MAX_CASCADE_DEPTH, type SoftDeletion } from './deletion.js';
-import { liveRowsOnly, ownRowsOnly } from './owner.js';
+import { liveRowsOnly, scopeRows } from './row-scope.js';
 import { linksTo, referencesTo } from './referencing.js';
 import type { EntityTable } from './table.js';
 
@@ -36,16 +37,16 @@ function invalidReference(errors: { field: string; message: string }[]): Problem
   );
 }
 
-/** Which of `ids` name rows of `target` the caller may see. */
+/** Which of `ids` name rows of `target` the caller may see (its row scope). */
 async function visibleIds(
   db: Db,
   target: EntityTable<unknown>,
   ids: readonly unknown[],
-  principal: string,
+  caller: Caller | string,
 ): Promise<Set<string>> {
   const wellFormed = ids.filter((id): id is string => typeof id === 'string' && UUID.test(id));
   if (wellFormed.length === 0) return new Set();
-  const found = (await liveRowsOnly(ownRowsOnly(db(target.table), target, principal), target)
+  const found = (await liveRowsOnly(scopeRows(db(target.table), target, caller), target)
     .whereIn(`${target.table}.${target.idColumn}`, wellFormed)
     .pluck(`${target.table}.${target.idColumn}`)) as unknown[];
   return new Set(found.map((id) => String(id).toLowerCase()));
@@ -53,7 +54,8 @@ async function visibleIds(
 
 /**
  * Refuses (422) a row whose references name rows the caller may not see: another caller's row of
- * an owned table, or a soft-deleted row, is as unknown as a missing one. Only what changed since `before` (the stored row
+ * an owned table, another tenant's row or a soft-deleted row is as unknown as a missing one.
+ * Only what changed since `before` (the stored row
  * of a change) is checked. Reference columns of `row` and id lists of `entity` are lower-cased.
  */
 export async function checkReferences(
@@ -61,7 +63,7 @@ export async function checkReferences(
   table: EntityTable<unknown>,
   row: Row,
   entity: Row,
-  principal: string,
+  caller: Caller | string,
   before?: { row: Row; links: Row },
 ): Promise<void> {
   const errors: { field: string; message: string }[] = [];
@@ -72,7 +74,7 @@ export async function checkReferences(
     const stored = before?.row[reference.column];
     if (stored !== undefined && String(stored).toLowerCase() === row[reference.column]) continue;
     const target = reference.to();
-    if ((await visibleIds(db, target, [row[reference.column]], principal)).size === 0) {
+    if ((await visibleIds(db, target, [row[reference.column]], caller)).size === 0) {
       errors.push({
         field: reference.property,
         message: `names no ${target.entityName} you can see: ${String(value)}`,
@@ -84,7 +86,7 @@ export async function checkReferences(
     entity[link.property] = ids;
     const kept = new Set(idList(before?.links[link.property]));
     const added = ids.filter((id) => !kept.has(id as string));
-    const found = await visibleIds(db, link.to(), added, principal);
+    const found = await visibleIds(db, link.to(), added, caller);
     const missing = added.filter((id) => !found.has(String(id)));
     if (missing.length > 0) {
       errors.push({
@@ -243,7 +245,7 @@ export function isForeignKeyViolation(error: unknown): boolean {
 export async function refusingBrokenReferences<T>(
   knex: Knex,
   table: EntityTable<unknown>,
-  change: { row: Row; entity: Row; principal: string } | { deleting: string },
+  change: { row: Row; entity: Row; caller: Caller } | { deleting: string },
   write: () => Promise<T>,
 ): Promise<T> {
   try {
@@ -257,7 +259,7 @@ export async function refusingBrokenReferences<T>(
       }));
       throw stillReferenced(table, [change.deleting], by);
     }
-    await checkReferences(knex, table, { ...change.row }, { ...change.entity }, change.principal);
+    await checkReferences(knex, table, { ...change.row }, { ...change.entity }, change.caller);
     throw invalidReference(
       [...table.references, ...table.links].map((r) => ({
         field: r.property,

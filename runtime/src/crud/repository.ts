@@ -1,5 +1,5 @@
 // Load / call / save: the persistence steps every generated handler takes, with audit stamping,
-// ownership, row locks, entity tags and declared events. A change runs in one transaction and
+// the row scope (tenant, owner), row locks, entity tags and declared events. A change runs in one transaction and
 // answers with the row as stored, so the DTO shows exactly what the database kept (decimals, time
 // precision), and the events it raises are written to the outbox in that same transaction.
 import { randomUUID } from 'node:crypto';
@@ -10,8 +10,15 @@ import { rowEvents, updatedEvents, type EntityEvents, recordEvents } from '../ev
 import { ifMatchHolds, withEntityTag, ProblemError } from '../http/index.js';
 import { asCaller, type Caller } from './caller.js';
 import { refusingDuplicates } from './duplicates.js';
-import { liveRowsOnly, ownRowsOnly, visibleRows, type DeletedRows } from './owner.js';
 import { deletionMarks } from './deletion.js';
+import {
+  liveRowsOnly,
+  ownRowsOnly,
+  scopeRows,
+  tenantCondition,
+  visibleRows,
+  type DeletedRows,
+} from './row-scope.js';
 import {
   applyDeleteRules,
   checkReferences,
@@ -23,7 +30,7 @@ import {
 import { notFound, preconditionFailed } from './errors.js';
 import type { EntityTable } from './table.js';
 
-export { liveRowsOnly, ownRowsOnly, visibleRows, type DeletedRows };
+export { liveRowsOnly, ownRowsOnly, scopeRows, visibleRows, type DeletedRows };
 
 type Row = Record<string, unknown>;
 type Db = Knex | Knex.Transaction;
@@ -66,11 +73,11 @@ export async function loadRow(
   id: string,
   caller: Caller | string = '',
 ): Promise<Row> {
-  return findRow(db, table, id, asCaller(caller).principal, false, true);
+  return findRow(db, table, id, asCaller(caller), false, true);
 }
 
 /**
- * The row of `id` among `principal`'s, locked until the transaction `db` ends when `lock` is set
+ * The row of `id` among those `caller` may reach (its row scope), locked until the transaction `db` ends when `lock` is set
  * (`SELECT ... FOR UPDATE` on PostgreSQL and MySQL; SQLite's single writer already serialises),
  * carrying its entity tag when `tagged` (a row answered to the caller: the tag is computed once
  * per response, and not for a row only changed).
@@ -79,13 +86,13 @@ export async function findRow(
   db: Db,
   table: EntityTable<unknown>,
   id: string,
-  principal: string,
+  caller: Caller,
   lock: boolean,
   tagged: boolean,
   deleted: DeletedRows = 'exclude',
 ): Promise<Row> {
   const key = checkId(table, id);
-  const query = visibleRows(db, table, principal, deleted).where(table.idColumn, key);
+  const query = visibleRows(db, table, caller, deleted).where(table.idColumn, key);
   if (lock) dialectFor(db).lockRows(query);
   const row = (await query.first()) as Row | undefined;
   if (!row) throw notFound(table.entityName, id);
@@ -114,9 +121,7 @@ export async function loadEntity<E>(
 ): Promise<E> {
   const any = table as EntityTable<unknown>;
   // The entity carries no tag: nothing sends it as it is.
-  const entity = table.fromRow(
-    await findRow(db, any, id, asCaller(caller).principal, false, false),
-  );
+  const entity = table.fromRow(await findRow(db, any, id, asCaller(caller), false, false));
   await loadLinks(db, any, entity as Row, checkId(any, id));
   return entity;
 }
@@ -133,7 +138,8 @@ export function eventsOf(table: EntityTable<unknown>): EntityEvents | undefined 
 /**
  * Inserts a new entity and answers with the stored row. Audited entities get `createdBy` and
  * `updatedBy` set to the caller's principal (empty when anonymous) and `createdOn` and `updatedOn`
- * to now: the first save is a save too. Owned entities get `ownedBy` = the principal. Declared
+ * to now: the first save is a save too. Owned entities get `ownedBy` = the principal, tenant
+ * entities `tenantId` = the caller's tenant (403 `auth.tenant_required` without one). Declared
  * `Created` events are recorded in the same transaction, from the stored values.
  *
  * @example
@@ -145,9 +151,11 @@ export async function insertEntity<E>(
   entity: E,
   caller: Caller | string,
 ): Promise<Row> {
-  const { principal } = asCaller(caller);
+  const who = asCaller(caller);
+  const { principal } = who;
   const target = entity as Row;
   const any = table as EntityTable<unknown>;
+  const [tenant] = tenantCondition(any, who);
   if (table.audited) {
     const now = new Date();
     target.createdBy = principal;
@@ -156,16 +164,17 @@ export async function insertEntity<E>(
     target.updatedOn = now;
   }
   if (table.owned) target.ownedBy = principal;
+  if (tenant) target.tenantId = tenant.equals;
   const values = table.toRow(entity);
   const id = idOf(table, entity);
-  const references = { row: values, entity: target, principal };
-  return refusingDuplicates(knex, any, id, values, () =>
+  const references = { row: values, entity: target, caller: who };
+  return refusingDuplicates(knex, any, id, values, who, () =>
     refusingBrokenReferences(knex, any, references, () =>
       transactionWithRetry(knex, async (trx) => {
-        await checkReferences(trx, any, values, target, principal);
+        await checkReferences(trx, any, values, target, who);
         await trx(table.table).insert(values);
         await saveLinks(trx, any, target, id);
-        const row = await findRow(trx, any, id, principal, false, true);
+        const row = await findRow(trx, any, id, who, false, true);
         const events = eventsOf(any);
         if (events) await recordEvents(trx, rowEvents(events, 'Created', any.fromRow(row) as Row));
         return row;
@@ -175,7 +184,7 @@ export async function insertEntity<E>(
 }
 
 /**
- * Loads the entity of `id` (among the caller's rows, for an owned table), runs `change` on it and
+ * Loads the entity of `id` (among the rows of the caller's row scope), runs `change` on it and
  * saves it, in one transaction; answers with the stored row. The row stays locked from the load
  * to the commit, so concurrent changes of one row run one after the other and none is lost; the
  * caller's `If-Match`, when given, must match the row's entity tag (412 otherwise). Audited
@@ -199,11 +208,11 @@ export async function changeEntity<E>(
   // What the save writes, for naming the unique group a refused write repeats.
   const values: Row = {};
   const changed: Row = {};
-  const references = { row: values, entity: changed, principal: who.principal };
-  return refusingDuplicates(knex, any, id, values, () =>
+  const references = { row: values, entity: changed, caller: who };
+  return refusingDuplicates(knex, any, id, values, who, () =>
     refusingBrokenReferences(knex, any, references, () =>
       transactionWithRetry(knex, async (trx) => {
-        const stored = await findRow(trx, any, id, who.principal, true, false);
+        const stored = await findRow(trx, any, id, who, true, false);
         checkPrecondition(any, id, stored, who);
         const entity = table.fromRow(stored);
         const target = entity as Row;
@@ -220,14 +229,13 @@ export async function changeEntity<E>(
         Object.assign(values, table.toRow(entity));
         Object.assign(changed, target);
         delete values[table.idColumn];
-        // The owner never changes hands through a save.
+        // The owner and the tenant never change hands through a save.
         if (table.ownerColumn) delete values[table.ownerColumn];
-        await checkReferences(trx, any, values, target, who.principal, { row: stored, links });
-        await visibleRows(trx, any, who.principal)
-          .where(table.idColumn, checkId(any, id))
-          .update(values);
+        if (table.tenantColumn) delete values[table.tenantColumn];
+        await checkReferences(trx, any, values, target, who, { row: stored, links });
+        await visibleRows(trx, any, who).where(table.idColumn, checkId(any, id)).update(values);
         await saveLinks(trx, any, target, checkId(any, id), links);
-        const row = await findRow(trx, any, id, who.principal, false, true);
+        const row = await findRow(trx, any, id, who, false, true);
         const events = eventsOf(any);
         if (events) {
           const before = any.fromRow(stored) as Row;
@@ -240,7 +248,7 @@ export async function changeEntity<E>(
 }
 
 /**
- * Deletes the row of `id` (among the caller's rows, for an owned table); 404 when there is none,
+ * Deletes the row of `id` (among the rows of the caller's row scope); 404 when there is none,
  * 412 when the caller's `If-Match` does not match the row's entity tag. A soft-deleting table's
  * row is marked instead (`deletedOn`, `deletedBy`, `deletionId`), with the rows its cascade takes;
  * declared `Deleted` events are recorded in the same transaction.
@@ -259,20 +267,20 @@ export async function deleteEntity(
   const deleting = events?.declarations.some((d) => d.operation === 'Deleted');
   if (who.ifMatch === undefined && !rules && !deleting && !table.deletedColumn) {
     const deleted = await retryOnConflict(async () =>
-      visibleRows(knex, table, who.principal).where(table.idColumn, key).delete(),
+      visibleRows(knex, table, who).where(table.idColumn, key).delete(),
     );
     if (deleted === 0) throw notFound(table.entityName, id);
     return;
   }
   await refusingBrokenReferences(knex, table, { deleting: key }, () =>
     transactionWithRetry(knex, async (trx) => {
-      const row = await findRow(trx, table, id, who.principal, true, false);
+      const row = await findRow(trx, table, id, who, true, false);
       checkPrecondition(table, id, row, who);
       const soft = table.deletedColumn
         ? { deletedOn: new Date(), deletedBy: who.principal, deletionId: randomUUID() }
         : undefined;
       if (rules || soft) await applyDeleteRules(trx, table, [key], soft);
-      const own = visibleRows(trx, table, who.principal).where(table.idColumn, key);
+      const own = visibleRows(trx, table, who).where(table.idColumn, key);
       await (soft ? own.update(deletionMarks(table, soft)) : own.delete());
       if (deleting)
         await recordEvents(trx, rowEvents(events!, 'Deleted', table.fromRow(row) as Row));

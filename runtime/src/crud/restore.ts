@@ -9,7 +9,7 @@ import { asCaller, type Caller } from './caller.js';
 import { applyRestoreRules, deletionMarks } from './deletion.js';
 import { refusingDuplicates } from './duplicates.js';
 import { notFound } from './errors.js';
-import { visibleRows } from './owner.js';
+import { visibleRows } from './row-scope.js';
 import { checkReferences } from './references.js';
 import { checkId, checkPrecondition, eventsOf, findRow } from './repository.js';
 import type { EntityTable } from './table.js';
@@ -37,20 +37,20 @@ export async function restoreEntity(
   if (!table.deletedColumn) throw notFound(table.entityName, id);
   const deletion = table.fields.find((f) => f.property === 'deletionId')!.column;
   const values: Row = {};
-  return refusingDuplicates(knex, table, key, values, () =>
+  return refusingDuplicates(knex, table, key, values, who, () =>
     transactionWithRetry(knex, async (trx) => {
-      const stored = await findRow(trx, table, id, who.principal, true, false, 'include');
+      const stored = await findRow(trx, table, id, who, true, false, 'include');
       checkPrecondition(table, id, stored, who);
       if (stored[table.deletedColumn!] === null)
         return withEntityTag(stored, table.entityTag(stored));
       Object.assign(values, stored);
       // Its references must name live rows again, as on a new write (links are left as they are).
-      await checkReferences(trx, table, { ...stored }, {}, who.principal);
-      await visibleRows(trx, table, who.principal, 'include')
+      await checkReferences(trx, table, { ...stored }, {}, who);
+      await visibleRows(trx, table, who, 'include')
         .where(table.idColumn, key)
         .update(deletionMarks(table));
       await applyRestoreRules(trx, table, [key], String(stored[deletion]));
-      const row = await findRow(trx, table, id, who.principal, false, true);
+      const row = await findRow(trx, table, id, who, false, true);
       const events = eventsOf(table);
       if (events) await recordEvents(trx, rowEvents(events, 'Restored', table.fromRow(row) as Row));
       return row;

@@ -9,7 +9,8 @@ import { isRuleViolation } from '../domain/index.js';
 import { ProblemError, sendProblem } from '../http/index.js';
 import type { SliceDescription } from '../openapi/index.js';
 import { CrudOptionsError } from './errors.js';
-import { liveRowsOnly, ownRowsOnly, type DeletedRows } from './repository.js';
+import { callerOf } from './caller.js';
+import { liveRowsOnly, scopeRows, type DeletedRows } from './repository.js';
 import { ruleViolated } from './rules.js';
 import type { EntityTable } from './table.js';
 import { CRUD_OPS, type CrudMapOptions, type CrudOp } from './types.js';
@@ -39,10 +40,11 @@ export function principalOf(req: Request): string {
 }
 
 /**
- * The list route's per-request scope for `table`: for an owned table, the caller's rows only
- * (what `visibleRows` allows the other routes); for a soft-deleting table, its live rows, or what
- * `?deleted=include|only` asks for (the route lets the parameter through with `allowParameters`
- * and checks who may ask with `deletedRowsAccess`); for any other table, every row.
+ * The list route's per-request scope for `table`: the rows of the caller's row scope (its tenant's
+ * of a tenant table, its own of an owned table: what `visibleRows` allows the other routes); for a
+ * soft-deleting table, its live rows, or what `?deleted=include|only` asks for (the route lets the
+ * parameter through with `allowParameters` and checks who may ask with `deletedRowsAccess`); for
+ * any other table, every row.
  *
  * @example
  * router.get('/products', listHandler(productResource, knex, { scope: callerRows(productTable) }));
@@ -51,7 +53,7 @@ export function callerRows(
   table: EntityTable<unknown>,
 ): (qb: Knex.QueryBuilder, req: Request) => void {
   return function scopeToCaller(qb, req) {
-    liveRowsOnly(ownRowsOnly(qb, table, principalOf(req)), table, deletedAsked(req));
+    liveRowsOnly(scopeRows(qb, table, callerOf(req)), table, deletedAsked(req));
   };
 }
 

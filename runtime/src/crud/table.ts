@@ -1,5 +1,7 @@
-// `defineEntityTable`: how an entity class is stored, property by property, so the repository
-// helpers can turn a row into an entity and back the same way on PostgreSQL, MySQL and SQLite.
+// `defineEntityTable` (long: the definition's every option, owner, tenant and soft delete among
+// them, is declared and checked here together): how an entity class is stored, property by
+// property, so the repository helpers can turn a row into an entity and back the same way on
+// PostgreSQL, MySQL and SQLite.
 import { hash } from 'node:crypto';
 import type { EntityEvents, EventDeclaration } from '../events/index.js';
 import { FIELD_KINDS, fieldKinds, isFieldKind, type FieldKind } from '../fields/index.js';
@@ -29,7 +31,7 @@ export interface EntityTableDefinition<E> {
   /** The entity class; loaded rows become instances of it without running its constructor. */
   entity: { prototype: E; name?: string };
   /**
-   * Every stored property of the entity (the id included, audit and owner fields not); a name
+   * Every stored property of the entity (the id included, audit, owner and tenant fields not); a name
    * that is not a property of the entity class is a type error.
    */
   fields: { [P in PropertyOf<E>]?: FieldKind };
@@ -41,9 +43,16 @@ export interface EntityTableDefinition<E> {
   audited?: boolean;
   /**
    * Adds ownedBy, stamped with the creator on insert, and confines every load, change and delete
-   * to the caller's own rows. @default false
+   * to the caller's own rows; `{ bypass: ['admin'] }` lets callers holding one of those roles
+   * reach every row (of their tenant, for a tenant table). @default false
    */
-  owned?: boolean;
+  owned?: boolean | { bypass: readonly string[] };
+  /**
+   * Adds tenantId, stamped with the caller's tenant on insert, and confines every load, change,
+   * delete, list, reference and unique check to the caller's tenant, compared exactly; a caller
+   * without a tenant gets 403 `auth.tenant_required`. @default false
+   */
+  tenant?: boolean;
   /**
    * Adds deletedOn, deletedBy and deletionId: a delete marks the row instead of removing it, every
    * load, list and reference check sees live rows only, and `restoreEntity` brings it back.
@@ -125,6 +134,10 @@ export interface EntityTable<E> {
   readonly owned: boolean;
   /** Column of `ownedBy`, for owned tables. */
   readonly ownerColumn: string | undefined;
+  /** Roles that reach every row of an owned table (`owned: { bypass }`); empty otherwise. */
+  readonly ownerBypass: readonly string[];
+  /** Column of `tenantId`, for tenant tables. */
+  readonly tenantColumn: string | undefined;
   /** Column of `deletedOn` for soft-deleting tables: a row is live while it is null. */
   readonly deletedColumn: string | undefined;
   readonly events: readonly EventDeclaration[];
@@ -207,6 +220,11 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
   const all: Record<string, FieldKind> = { ...definition.fields } as Record<string, FieldKind>;
   const events = declarationsOf(definition.events);
   if (definition.owned) all.ownedBy = 'string';
+  if (definition.tenant) all.tenantId = 'string';
+  const bypass = typeof definition.owned === 'object' ? definition.owned.bypass : [];
+  if (!Array.isArray(bypass) || bypass.some((r) => typeof r !== 'string' || r.trim() === '')) {
+    problems.push('owned.bypass must list role names');
+  }
   if (definition.audited) Object.assign(all, AUDIT_FIELDS);
   if (definition.softDelete) Object.assign(all, SOFT_DELETE_FIELDS);
   for (const [property, kind] of Object.entries(all)) {
@@ -248,6 +266,7 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
   }));
   const id = fields.find((f) => f.property === idProperty)!;
   const owner = fields.find((f) => f.property === 'ownedBy');
+  const tenant = fields.find((f) => f.property === 'tenantId');
   const deleted = fields.find((f) => f.property === 'deletedOn');
   const prototype = definition.entity.prototype as object;
   const defined: EntityTable<E> = {
@@ -257,8 +276,10 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
     idColumn: id.column,
     idKind: id.kind,
     audited: definition.audited ?? false,
-    owned: definition.owned ?? false,
+    owned: Boolean(definition.owned),
     ownerColumn: definition.owned ? owner?.column : undefined,
+    ownerBypass: [...bypass],
+    tenantColumn: definition.tenant ? tenant?.column : undefined,
     deletedColumn: definition.softDelete ? deleted?.column : undefined,
     events,
     fields,

@@ -52,6 +52,11 @@ export interface SliceModule {
    * @default false
    */
   idempotent?: boolean;
+  /**
+   * Whether its rows belong to tenants (`tenant: true`), so the app must verify tokens to name the
+   * caller's tenant (`requireVerifiedTenants`). @default false
+   */
+  tenant?: boolean;
 }
 
 /** The six generated operations (the spec's `CrudOp`). */

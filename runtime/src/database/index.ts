@@ -5,6 +5,7 @@ export * from './admin.js';
 // The dialect objects, for tools that write per-database code (the upgrade generator).
 export { dialectNamed, type Dialect, type DialectName } from '../sql/index.js';
 export * from './connection.js';
+export * from './exact-text.js';
 export * from './knex-config.js';
 export * from './search-index.js';
 export * from './live-unique.js';

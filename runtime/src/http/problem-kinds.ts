@@ -100,6 +100,12 @@ export const problemKinds = {
     extensions: ['operation'],
     summary: 'the caller is authenticated but has none of the roles the operation allows',
   },
+  'auth.tenant_required': {
+    type: 'urn:slicekit:problem:tenant-required',
+    statuses: [403],
+    extensions: ['entity'],
+    summary: "the entity's rows belong to tenants, and the caller's token names no tenant",
+  },
   'auth.keys_unavailable': {
     type: 'urn:slicekit:problem:auth-keys-unavailable',
     statuses: [503],
@@ -116,7 +122,8 @@ export const problemKinds = {
     type: 'urn:slicekit:problem:not-found',
     statuses: [404],
     extensions: ['id'],
-    summary: "no row has this id (or it is another caller's row of an owned entity)",
+    summary:
+      "no row has this id (or it is another caller's row of an owned entity, or another tenant's)",
   },
   'crud.precondition_failed': {
     type: 'urn:slicekit:problem:precondition-failed',

@@ -1,6 +1,6 @@
 // The SQL of a collection member's elements, shared by filters, search and loading: the child
 // table (or a join table joined to the other side of a many-to-many), the expression naming the
-// parent, and the conditions that keep another caller's elements and deleted elements out.
+// parent, and the conditions that keep another tenant's, another caller's and deleted elements out.
 import type { Fragment } from './conditions.js';
 import type { ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { CollectionMember, RelationMember } from './members.js';
@@ -27,18 +27,48 @@ export function collectionFrom(
 }
 
 /**
- * The condition keeping rows of an owned related table to the caller's own (`principal`, exactly,
- * on every database), or none for a table that is not owned.
+ * Who reads a list: the rows of related tenant and owned tables are confined to its tenant and its
+ * own (the crud area's `Caller` is one).
  */
-export function ownerCondition(
+export interface ListCaller {
+  /** `req.user.id`; `''` when anonymous. */
+  readonly principal: string;
+  /** Its roles: an owned table's `ownerBypass` roles reach every row of it. */
+  readonly roles?: readonly string[] | undefined;
+  /** Its tenant; without one, no row of a tenant table is reached. */
+  readonly tenant?: string | undefined;
+}
+
+/** A caller given as a bare principal (the form list options took before tenants). */
+export function asListCaller(caller: ListCaller | string | undefined): ListCaller {
+  return typeof caller === 'object' ? caller : { principal: caller ?? '' };
+}
+
+/**
+ * The condition keeping rows of a related table to what `caller` may reach, exactly on every
+ * database: its tenant's rows of a tenant table (none without a tenant), its own rows of an owned
+ * table unless it holds a bypass role; undefined when nothing is kept out.
+ */
+export function scopeCondition(
   d: SqlDialect,
   m: RelationMember | CollectionMember,
   alias: string,
-  principal: string,
+  caller: ListCaller,
 ): Fragment | undefined {
-  if (!m.ownerColumn) return undefined;
-  const { sql, twice } = d.compareText(`${d.quote(alias)}.${d.quote(m.ownerColumn)}`, '=');
-  return { sql, bindings: twice ? [principal, principal] : [principal] };
+  const parts: string[] = [];
+  const bindings: unknown[] = [];
+  const exactly = (column: string, value: string) => {
+    const { sql, twice } = d.compareText(`${d.quote(alias)}.${d.quote(column)}`, '=');
+    parts.push(sql);
+    bindings.push(...(twice ? [value, value] : [value]));
+  };
+  if (m.tenantColumn) {
+    if (caller.tenant === undefined) parts.push('1 = 0');
+    else exactly(m.tenantColumn, caller.tenant);
+  }
+  const bypass = (caller.roles ?? []).some((role) => m.ownerBypass?.includes(role));
+  if (m.ownerColumn && !bypass) exactly(m.ownerColumn, caller.principal);
+  return parts.length > 0 ? { sql: parts.join(' AND '), bindings } : undefined;
 }
 
 /** The condition keeping a soft-deleting related table to its live rows, or none. */
@@ -52,16 +82,17 @@ export function liveCondition(
 }
 
 /**
- * The rows of a related table a caller may see: its own of an owned table (`ownerCondition`) and
- * only live ones of a soft-deleting table (`liveCondition`); undefined when every row is.
+ * The rows of a related table a caller may see: those of its row scope (`scopeCondition`: its
+ * tenant's, its own of an owned table) and only live ones of a soft-deleting table
+ * (`liveCondition`); undefined when every row is.
  */
 export function visibleCondition(
   d: SqlDialect,
   m: RelationMember | CollectionMember,
   alias: string,
-  principal: string,
+  caller: ListCaller,
 ): Fragment | undefined {
-  const parts = [ownerCondition(d, m, alias, principal), liveCondition(d, m, alias)].filter(
+  const parts = [scopeCondition(d, m, alias, caller), liveCondition(d, m, alias)].filter(
     (part): part is Fragment => part !== undefined,
   );
   if (parts.length === 0) return undefined;

@@ -1,7 +1,13 @@
 // Builds the page query and the count query of a list query on Knex: selects, joins, filters,
 // search, scope, order and paging. No database is touched, so `toSQL()` shows the result.
 import type { Knex } from 'knex';
-import { collectionFrom, visibleCondition, quoteTable } from './collections.js';
+import {
+  asListCaller,
+  collectionFrom,
+  quoteTable,
+  visibleCondition,
+  type ListCaller,
+} from './collections.js';
 import { filterFragment, type Fragment } from './conditions.js';
 import { dialectFor, type ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { Member, RelationMember } from './members.js';
@@ -26,9 +32,12 @@ export interface ListQueryBuildOptions {
   /** A base restriction (an ownership filter, a tenant...) applied to the page and the count. */
   scope?: (qb: Knex.QueryBuilder) => void;
   /**
-   * The caller, for relations and collections of owned tables (`ownerColumn`): only the rows it
-   * owns are joined, listed, filtered and searched. @default '' (anonymous)
+   * The caller, for relations and collections of tenant and owned tables (`tenantColumn`,
+   * `ownerColumn`): only the rows of its tenant, and of those its own (unless it holds an
+   * `ownerBypass` role), are joined, listed, filtered and searched. @default anonymous
    */
+  caller?: ListCaller;
+  /** The caller's principal alone (no roles, no tenant), when `caller` is not given. @default '' */
   principal?: string;
 }
 
@@ -96,22 +105,22 @@ function selections(
   return out;
 }
 
-/** LEFT JOIN of a relation; for an owned table, only the caller's related row. */
+/** LEFT JOIN of a relation; for a tenant or owned table, only a related row in the caller's scope. */
 function join(
   qb: Knex.QueryBuilder,
   d: SqlDialect,
   m: RelationMember,
   names: ColumnNamer,
-  principal: string,
+  caller: ListCaller,
 ): void {
-  const owner = visibleCondition(d, m, m.alias, principal);
+  const scoped = visibleCondition(d, m, m.alias, caller);
   // Every row has its related row when the schema says so: an inner join, free to go either way.
-  const kind = m.nullable || owner ? 'LEFT JOIN' : 'INNER JOIN';
+  const kind = m.nullable || scoped ? 'LEFT JOIN' : 'INNER JOIN';
   qb.joinRaw(
     `${kind} ${quoteTable(d, m.table)} ${d.quote(m.alias)} ON ` +
       `${names.of(m.alias, m.foreignColumn)} = ${names.base(m.localColumn)}` +
-      (owner ? ` AND ${owner.sql}` : ''),
-    (owner?.bindings ?? []) as Knex.Value[],
+      (scoped ? ` AND ${scoped.sql}` : ''),
+    (scoped?.bindings ?? []) as Knex.Value[],
   );
 }
 
@@ -139,7 +148,7 @@ function anyElement(
   names: ColumnNamer,
   filter: ListFilter,
   alias: string,
-  principal: string,
+  caller: ListCaller,
 ): Fragment {
   const m = target.collection;
   const positive = NEGATED[filter.operation];
@@ -150,12 +159,12 @@ function anyElement(
     `${d.quote(alias)}.${d.quote(target.member.column)}`,
     positive ? { ...filter, operation: positive } : filter,
   );
-  const owner = visibleCondition(d, m, alias, principal);
+  const scoped = visibleCondition(d, m, alias, caller);
   return {
     sql:
       `${positive ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${from} WHERE ` +
-      `${parent} = ${names.base(m.localColumn)}${owner ? ` AND ${owner.sql}` : ''} AND (${match.sql}))`,
-    bindings: [...(owner?.bindings ?? []), ...match.bindings],
+      `${parent} = ${names.base(m.localColumn)}${scoped ? ` AND ${scoped.sql}` : ''} AND (${match.sql}))`,
+    bindings: [...(scoped?.bindings ?? []), ...match.bindings],
   };
 }
 
@@ -177,7 +186,7 @@ export function buildListQueries(
 ): ListQueries {
   const d = dialectFor(knex);
   const names = namer(d, resource.table);
-  const principal = options.principal ?? '';
+  const caller = options.caller ?? asListCaller(options.principal);
   const groups = query.groups ?? [];
   const targetOf = (filter: ListFilter) => resource.target(filter.field)!;
   let aliases = 0;
@@ -185,7 +194,7 @@ export function buildListQueries(
     const target = targetOf(filter);
     const alias = `f_${aliases++}`;
     if (target.kind === 'collection') {
-      return anyElement(d, target, names, filter, alias, principal);
+      return anyElement(d, target, names, filter, alias, caller);
     }
     const expr = expressionOf(target, names);
     const plain = filterFragment(d, target.member, expr, filter);
@@ -221,13 +230,13 @@ export function buildListQueries(
         filtered.has(m) ||
         searched(m) ||
         (!forCount && (shownNames.has(m.property) || ordered.has(m)));
-      if (needed) join(qb, d, m, names, principal);
+      if (needed) join(qb, d, m, names, caller);
     }
     // Called on the builder itself so a scope may add its own join; it must only add ANDed terms.
     options.scope?.(qb);
     for (const { sql, bindings } of conditions) qb.whereRaw(sql, bindings as Knex.RawBinding[]);
     if (query.search) {
-      const group = searchFragment(d, resource.members, names, query.search, principal, {
+      const group = searchFragment(d, resource.members, names, query.search, caller, {
         table: resource.table,
         database: knex.client,
       });

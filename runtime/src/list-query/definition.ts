@@ -16,6 +16,13 @@ export interface RelationMapping {
    * the related row gets null, and filters, order and search see no value. @default not owned
    */
   ownerColumn?: string;
+  /** Roles that reach every row of the owned related table. @default none */
+  ownerBypass?: readonly string[];
+  /**
+   * The related table's tenant column: a related row of another tenant is as absent as a row
+   * another caller owns. @default no tenants
+   */
+  tenantColumn?: string;
   /** The related table's `deletedOn` column, when it soft-deletes: a deleted row reads as none. */
   deletedColumn?: string;
 }
@@ -33,6 +40,10 @@ export interface CollectionMapping {
   through?: { table: string; localKey: string; foreignKey: string; idColumn?: string };
   /** The element table's owner column: only the caller's own elements are listed. */
   ownerColumn?: string;
+  /** Roles that reach every element of the owned element table. @default none */
+  ownerBypass?: readonly string[];
+  /** The element table's tenant column: only elements of the caller's tenant are listed. */
+  tenantColumn?: string;
   /** The element table's `deletedOn` column, when it soft-deletes: deleted elements are left out. */
   deletedColumn?: string;
   /** Parent column the foreign key refers to. @default the id property's column */

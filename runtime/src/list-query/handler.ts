@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import { answerDatabaseUnavailable } from '../database/index.js';
 import { problemDetails, ProblemError, sendProblem } from '../http/index.js';
 import { safeError, recordFailedStatements } from '../logging/index.js';
+import type { ListCaller } from './collections.js';
 import { preferredCount } from './count.js';
 import { parseListQuery, type ParseListQueryOptions } from './parse.js';
 import type { ListResource } from './resource.js';
@@ -21,13 +22,16 @@ export interface ListLogger {
 
 /** Options of `listHandler`. */
 export interface ListHandlerOptions
-  extends ParseListQueryOptions, Omit<RunListQueryOptions, 'scope' | 'principal'> {
+  extends ParseListQueryOptions, Omit<RunListQueryOptions, 'scope' | 'principal' | 'caller'> {
   /** A per-request base restriction, e.g. the caller's rows only. @default none */
   scope?: (qb: Knex.QueryBuilder, req: Request) => void;
   /**
-   * The caller, for relations and collections of owned tables: only the rows it owns are
-   * joined, listed, filtered and searched. @default anonymous ('')
+   * The caller, for relations and collections of tenant and owned tables: only the rows of its
+   * tenant, and its own of owned tables (unless it holds a bypass role), are joined, listed,
+   * filtered and searched (the crud area's `callerOf`). @default anonymous
    */
+  caller?: (req: Request) => ListCaller;
+  /** The caller's principal alone, when `caller` is not given. @default anonymous ('') */
   principal?: (req: Request) => string;
   /** Receives database failures (the client only sees a generic 500). @default none */
   logger?: ListLogger;
@@ -70,6 +74,7 @@ export function listHandler<Dto>(
         ...(exactCountMax !== undefined ? { exactCountMax } : {}),
         ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
         ...(scope ? { scope: (qb) => scope(qb, req) } : {}),
+        ...(options.caller ? { caller: options.caller(req) } : {}),
         ...(options.principal ? { principal: options.principal(req) } : {}),
       });
       res.vary('Prefer');

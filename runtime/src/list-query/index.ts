@@ -33,6 +33,7 @@ export { MAX_SELECTED } from './select.js';
 export { defineListResource, type ListResource } from './resource.js';
 export type { QueryTarget } from './paths.js';
 export { loadCollections, loadRelated } from './related.js';
+export type { ListCaller } from './collections.js';
 export { runListQuery, type RunListQueryOptions } from './run.js';
 export type { JsonSchema } from './schema.js';
 export { listQueryAfterCreate, registerSqliteFunctions } from '../sql/index.js';

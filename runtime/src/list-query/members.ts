@@ -56,6 +56,10 @@ export interface RelationMember {
   readonly members: readonly SubMember[];
   /** The related table's owner column: only the caller's own related row is joined. */
   readonly ownerColumn?: string;
+  /** Roles that reach every row of the owned related table. */
+  readonly ownerBypass?: readonly string[];
+  /** The related table's tenant column: only a related row of the caller's tenant is joined. */
+  readonly tenantColumn?: string;
   /** The related table's `deletedOn` column: only a live related row is joined. */
   readonly deletedColumn?: string;
   /**
@@ -78,6 +82,10 @@ export interface CollectionMember {
   readonly through?: { table: string; localKey: string; foreignKey: string; idColumn: string };
   /** The element table's owner column: only the caller's own elements are listed. */
   readonly ownerColumn?: string;
+  /** Roles that reach every element of the owned element table. */
+  readonly ownerBypass?: readonly string[];
+  /** The element table's tenant column: only elements of the caller's tenant are listed. */
+  readonly tenantColumn?: string;
   /** The element table's `deletedOn` column: only live elements are listed. */
   readonly deletedColumn?: string;
   /** For an array of scalars: the child column holding each value. */

@@ -1,9 +1,15 @@
 // What a page's rows relate to, read with a bounded number of queries whatever the page size: one
 // query per collection member for its elements, and, for rows read apart from a list query (one
 // row by id, a row just written), one query per relation for its nested object. Elements and
-// related rows of an owned table are only the caller's own.
+// related rows of tenant and owned tables are only those of the caller's scope.
 import type { Knex } from 'knex';
-import { collectionFrom, visibleCondition, quoteTable } from './collections.js';
+import {
+  asListCaller,
+  collectionFrom,
+  quoteTable,
+  visibleCondition,
+  type ListCaller,
+} from './collections.js';
 import { dialectFor, marks, type ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { CollectionMember, Member, RelationMember } from './members.js';
 import type { ListResource } from './resource.js';
@@ -45,7 +51,7 @@ export async function loadCollections(
   knex: Knex,
   resource: ListResource<unknown>,
   rows: Row[],
-  options: { principal?: string; connection?: unknown; members?: readonly Member[] } = {},
+  options: { caller?: ListCaller | string; connection?: unknown; members?: readonly Member[] } = {},
 ): Promise<void> {
   const d = dialectFor(knex);
   const collections = (options.members ?? resource.members).filter(
@@ -56,12 +62,12 @@ export async function loadCollections(
     let children: Row[] = [];
     if (keys.length > 0) {
       const { from, parent } = collectionFrom(d, c, 'c');
-      const owner = visibleCondition(d, c, 'c', options.principal ?? '');
+      const scoped = visibleCondition(d, c, 'c', asListCaller(options.caller));
       const qb = knex
         .select(knex.raw(`${d.quote('c')}.*, ${parent} AS ${d.quote(PARENT)}`))
         .from(knex.raw(from))
         .whereRaw(`${parent} IN (${marks(keys.length)})`, keys);
-      if (owner) qb.whereRaw(owner.sql, owner.bindings as Knex.Value[]);
+      if (scoped) qb.whereRaw(scoped.sql, scoped.bindings as Knex.Value[]);
       qb.orderByRaw(orderOf(d, c, 'c'));
       children = await onConnection<Row[]>(qb, options.connection);
     }
@@ -82,12 +88,12 @@ async function loadRelations(
   d: SqlDialect,
   resource: ListResource<unknown>,
   rows: Row[],
-  principal: string,
+  caller: ListCaller,
 ): Promise<void> {
   const relations = resource.members.filter((m): m is RelationMember => m.kind === 'relation');
   for (const m of relations) {
     const keys = keysOf(rows, m.localColumn);
-    const owner = visibleCondition(d, m, m.alias, principal);
+    const scoped = visibleCondition(d, m, m.alias, caller);
     const qb = knex
       .select(
         knex.raw(`${d.quote(m.alias)}.${d.quote(m.foreignColumn)} AS ${d.quote(PARENT)}`),
@@ -97,7 +103,7 @@ async function loadRelations(
       )
       .from(knex.raw(`${quoteTable(d, m.table)} ${d.quote(m.alias)}`))
       .whereRaw(`${d.quote(m.alias)}.${d.quote(m.foreignColumn)} IN (${marks(keys.length)})`, keys);
-    if (owner) qb.whereRaw(owner.sql, owner.bindings as Knex.Value[]);
+    if (scoped) qb.whereRaw(scoped.sql, scoped.bindings as Knex.Value[]);
     const related: Row[] = keys.length > 0 ? await qb : [];
     const byKey = new Map(related.map((r) => [String(r[PARENT]).toLowerCase(), r]));
     for (const row of rows) {
@@ -114,20 +120,22 @@ async function loadRelations(
 
 /**
  * Attaches what `rows` (as `select *` reads them) relate to, so `resource.toDto` gives them
- * whole: nested objects and collections, only the caller's own rows of owned tables. Answers
- * the rows, each with its entity tag still on it.
+ * whole: nested objects and collections, only rows of the caller's tenant and its own rows of
+ * owned tables (`caller`: a `Caller`, or a bare principal). Answers the rows, each with its
+ * entity tag still on it.
  *
  * @example
- * const dto = orderResource.toDto(await loadRelated(knex, orderResource, row, caller.principal));
+ * const dto = orderResource.toDto(await loadRelated(knex, orderResource, row, caller));
  */
 export async function loadRelated<R extends Row | Row[]>(
   knex: Knex,
   resource: ListResource<unknown>,
   rows: R,
-  principal = '',
+  caller: ListCaller | string = '',
 ): Promise<R> {
   const list = (Array.isArray(rows) ? rows : [rows]) as Row[];
-  await loadRelations(knex, dialectFor(knex), resource, list, principal);
-  await loadCollections(knex, resource, list, { principal });
+  const who = asListCaller(caller);
+  await loadRelations(knex, dialectFor(knex), resource, list, who);
+  await loadCollections(knex, resource, list, { caller: who });
   return rows;
 }

@@ -28,6 +28,19 @@ export function subMembers(
   });
 }
 
+/** The row scope columns of a related table, as its mapping gives them. */
+function scopeColumns(
+  mapping: RelationMapping | CollectionMapping,
+): Pick<RelationMember, 'ownerColumn' | 'ownerBypass' | 'tenantColumn'> {
+  return {
+    ...(mapping.ownerColumn ? { ownerColumn: mapping.ownerColumn } : {}),
+    ...(mapping.ownerColumn && mapping.ownerBypass?.length
+      ? { ownerBypass: [...mapping.ownerBypass] }
+      : {}),
+    ...(mapping.tenantColumn ? { tenantColumn: mapping.tenantColumn } : {}),
+  };
+}
+
 /** A nested object from a LEFT JOINed table, or undefined (with a problem). */
 export function relationMember(
   property: string,
@@ -53,7 +66,7 @@ export function relationMember(
     localColumn: r.localColumn,
     foreignColumn: r.foreignColumn ?? 'id',
     members: subMembers(shape.properties, r.columns, problems, `columns.${property}.relation`),
-    ...(r.ownerColumn ? { ownerColumn: r.ownerColumn } : {}),
+    ...scopeColumns(r),
     ...(r.deletedColumn ? { deletedColumn: r.deletedColumn } : {}),
     nullable,
   };
@@ -87,7 +100,7 @@ export function collectionMember(
     foreignKey: c.through ? c.through.localKey : c.foreignKey!,
     localColumn: c.localColumn ?? '',
     ...(c.through ? { through: { idColumn: 'id', ...c.through } } : {}),
-    ...(c.ownerColumn ? { ownerColumn: c.ownerColumn } : {}),
+    ...scopeColumns(c),
     ...(c.deletedColumn ? { deletedColumn: c.deletedColumn } : {}),
   };
   const explicitOrder = c.orderBy ? [{ column: c.orderBy, type: 'integer' as const }] : undefined;

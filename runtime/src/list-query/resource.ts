@@ -148,6 +148,8 @@ function checkIdentifiers(table: string, members: readonly Member[], problems: s
       [m.localColumn, m.foreignColumn].forEach((c) => check(c, `${at} column`));
     if ((m.kind === 'relation' || m.kind === 'collection') && m.ownerColumn)
       check(m.ownerColumn, `${at} owner column`);
+    if ((m.kind === 'relation' || m.kind === 'collection') && m.tenantColumn)
+      check(m.tenantColumn, `${at} tenant column`);
     if ((m.kind === 'relation' || m.kind === 'collection') && m.deletedColumn)
       check(m.deletedColumn, `${at} deleted column`);
     if (m.kind === 'collection' && m.through) {

@@ -94,7 +94,7 @@ export async function runListQuery<Dto>(
     await loadCollections(knex, list, rows, {
       connection,
       members: shown,
-      ...(options.principal !== undefined ? { principal: options.principal } : {}),
+      caller: options.caller ?? options.principal ?? '',
     });
     return {
       items: query.select

@@ -1,7 +1,7 @@
 // Free-text search: one OR group over every string member of the DTO, nested members to depth 2
 // (JSON column or joined relation) and collections (child table or JSON array) with EXISTS; each
 // clause null-guarded.
-import { collectionFrom, visibleCondition } from './collections.js';
+import { asListCaller, collectionFrom, visibleCondition, type ListCaller } from './collections.js';
 import { escapeLike, type Fragment } from './conditions.js';
 import type { ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { Member } from './members.js';
@@ -41,7 +41,7 @@ export function searchFragment(
   members: readonly Member[],
   names: ColumnNamer,
   term: string,
-  principal = '',
+  caller: ListCaller | string = '',
   on?: SearchTable,
 ): Fragment | undefined {
   const pattern = `%${escapeLike(term)}%`;
@@ -114,12 +114,12 @@ export function searchFragment(
         if (sources.length === 0) break;
         const inner = anyMatches(sources.map((source) => names.of(alias, source)));
         const { from, parent } = collectionFrom(d, m, alias);
-        const owner = visibleCondition(d, m, alias, principal);
+        const scoped = visibleCondition(d, m, alias, asListCaller(caller));
         add({
           sql:
             `EXISTS (SELECT 1 FROM ${from} WHERE ${parent} = ${names.base(m.localColumn)}` +
-            `${owner ? ` AND ${owner.sql}` : ''} AND (${inner.sql}))`,
-          bindings: [...(owner?.bindings ?? []), ...inner.bindings],
+            `${scoped ? ` AND ${scoped.sql}` : ''} AND (${inner.sql}))`,
+          bindings: [...(scoped?.bindings ?? []), ...inner.bindings],
         });
         break;
       }

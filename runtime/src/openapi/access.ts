@@ -1,36 +1,55 @@
-// What an operation's `access` adds to its OpenAPI operation: the bearer requirement, 401 and 403.
+// What an operation's `access` and its slice's tenants add to its OpenAPI operation: the bearer
+// requirement, 401 and 403.
 import { BEARER_SCHEME, problemResponse } from './components.js';
 import type { OperationAccess, OperationDescription } from './types.js';
 
-/** True when `access` needs a verified caller (so the document needs the bearer scheme). */
-export function needsBearer(access: OperationAccess | undefined): boolean {
-  return access !== undefined && access !== 'anyone';
+/**
+ * True when `access` (or the slice's tenants) needs a verified caller (so the document needs the
+ * bearer scheme).
+ */
+export function needsBearer(access: OperationAccess | undefined, tenant = false): boolean {
+  return tenant || (access !== undefined && access !== 'anyone');
 }
 
 /**
  * Adds to `operation` (and its `responses`) what `access` requires: `security` naming the bearer
  * scheme, 401 for an anonymous caller, and for a role list 403 `auth.forbidden` and the roles in
- * the description. `anyone` and no access change nothing.
+ * the description; for a slice whose rows belong to tenants (`tenant`), the same bearer and 401,
+ * and 403 `auth.tenant_required` for a token naming no tenant. `anyone` and no access change
+ * nothing else.
  */
 export function describeAccess(
   operation: Record<string, unknown>,
   responses: Record<string, unknown>,
   access: OperationAccess | undefined,
+  tenant = false,
 ): void {
-  if (!needsBearer(access)) return;
+  if (!needsBearer(access, tenant)) return;
   operation.security = [{ [BEARER_SCHEME]: [] }];
   responses['401'] ??= problemResponse(
     'The bearer token is missing, malformed, expired or not trusted.',
   );
+  const refusals: string[] = [];
+  const said: string[] = [];
   if (Array.isArray(access)) {
     const roles = access.join(', ');
-    operation.description = `Requires a caller holding one of the roles: ${roles}.`;
-    responses['403'] = problemResponse(
+    said.push(`Requires a caller holding one of the roles: ${roles}.`);
+    refusals.push(
       `The caller holds none of the roles allowed here (${roles}): auth.forbidden, whatever the row.`,
     );
   } else {
-    operation.description = 'Requires an authenticated caller.';
+    said.push('Requires an authenticated caller.');
   }
+  if (tenant) {
+    said.push(
+      "Rows belong to tenants: only those of the caller's tenant (the token's tenant claim) are reached.",
+    );
+    refusals.push(
+      `The bearer token names no tenant: auth.tenant_required${refusals.length ? ', after the role check' : ''}.`,
+    );
+  }
+  operation.description = said.join(' ');
+  if (refusals.length > 0) responses['403'] = problemResponse(refusals.join(' Or: '));
 }
 
 /**

@@ -130,7 +130,7 @@ function operationObject(
     ...(parameters.length > 0 ? { parameters } : {}),
     responses,
   };
-  describeAccess(operation, responses, d.access);
+  describeAccess(operation, responses, d.access, slice.tenant === true);
   if (d.kind === 'list' && d.list?.deleted) describeDeletedAccess(operation, responses, d);
   const requestName = op.requestName;
   if (requestName) {
@@ -200,7 +200,9 @@ export function buildOpenApiDocument(
         schemas[op.requestName] = toOpenApiSchema(description.request);
       }
       idempotent ||= description.idempotent === true;
-      bearer ||= needsBearer(description.access) || needsBearer(description.list?.deletedAccess);
+      bearer ||=
+        needsBearer(description.access, slice.tenant === true) ||
+        needsBearer(description.list?.deletedAccess);
       item[op.method] = operationObject(slice, op, dtoName, options, referenced);
     }
   }

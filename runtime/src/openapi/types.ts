@@ -116,6 +116,12 @@ export interface SliceDescription {
    * @default none
    */
   references?: readonly string[];
+  /**
+   * Its rows belong to tenants (`tenant: true`): every operation needs a bearer token naming the
+   * caller's tenant (401 without a token, 403 `auth.tenant_required` without the claim), and a row
+   * of another tenant is 404. @default false
+   */
+  tenant?: boolean;
 }
 
 export interface OpenApiBuildOptions {

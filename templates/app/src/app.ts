@@ -2,7 +2,7 @@
 import cors from 'cors';
 import express, { type Express } from 'express';
 import type { Knex } from 'knex';
-import type { AuthOptions } from '@slicekit/runtime/auth';
+import { requireVerifiedTenants, type AuthOptions } from '@slicekit/runtime/auth';
 import { discoverSlices } from '@slicekit/runtime/crud';
 import { databaseCheck, healthRouter, type HealthCheck } from '@slicekit/runtime/health';
 import { prepareApp } from '@slicekit/runtime/idempotency';
@@ -70,6 +70,8 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   app.use(authentication(auth));
 
   const slices = await discoverSlices(new URL('./slices/', import.meta.url));
+  // Rows of tenant entities are reached only through a verified token's tenant: fails closed.
+  requireVerifiedTenants(slices, auth);
   // Registered only when a route requires a key, so an app without one logs no store warning.
   if (slices.some((slice) => slice.idempotent)) await useIdempotency(app, deps.knex, deps.logger);
   const v1 = express.Router();

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { closeIdempotency } from '@slicekit/runtime/idempotency';
 import { createApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
-import { useTestApp } from './support/test-app.js';
+import { testAuth, useTestApp } from './support/test-app.js';
 
 /** A logger as the app's, writing its JSON lines into `lines` instead of stdout. */
 function capturingLogger(lines: string[]) {
@@ -95,7 +95,11 @@ describe('app', () => {
 
   it('logs each request with secret query parameters redacted', async () => {
     const lines: string[] = [];
-    const app = await createApp({ knex: test.knex, logger: capturingLogger(lines) });
+    const app = await createApp({
+      knex: test.knex,
+      logger: capturingLogger(lines),
+      auth: testAuth,
+    });
     await request(app).get('/v1/no-such-resource?access_token=abc.def.ghi&page=2');
     await closeIdempotency(app);
     const logged = lines.map((line) => JSON.parse(line) as { msg: string; url?: string });

@@ -9,7 +9,10 @@ import {
   authOptionsFromEnv,
   AuthConfigError,
   requireAccess,
+  requireTenant,
+  requireVerifiedTenants,
   rolesFromClaims,
+  tenantFromClaims,
   type AccessRule,
 } from '@slicekit/runtime/auth';
 import { ConfigError } from '@slicekit/runtime/config';
@@ -119,5 +122,73 @@ describe('roles per operation', () => {
       );
       expect((await request(appWith('anyone')).delete('/books/1')).status).to.equal(200);
     });
+  });
+});
+
+describe('the tenant claim', () => {
+  function tenantApp(tenantClaim?: string): Express {
+    const app = express();
+    app.use(authenticate({ jwtSecret: secret, ...(tenantClaim ? { tenantClaim } : {}) }));
+    app.get(
+      '/books',
+      requireAccess('Book', 'list', 'anyone'),
+      requireTenant('Book'),
+      (req, res) => {
+        res.json({ tenant: req.user?.tenant });
+      },
+    );
+    return app;
+  }
+
+  it('reads text exactly as given or a whole number, by whole name first, then a dotted path', () => {
+    expect(tenantFromClaims({ tenant: 'acme ' }, 'tenant')).to.equal('acme ');
+    expect(tenantFromClaims({ app_metadata: { org: 7 } }, 'app_metadata.org')).to.equal('7');
+    expect(tenantFromClaims({ 'custom:tenant': 'ACME' }, 'custom:tenant')).to.equal('ACME');
+    for (const value of ['', '  ', ['acme'], 1.5, null, { id: 'acme' }]) {
+      expect(tenantFromClaims({ tenant: value } as JWTPayload, 'tenant'), String(value)).to.equal(
+        undefined,
+      );
+    }
+  });
+
+  it('answers 401 to an anonymous caller and 403 auth.tenant_required to a token without it', async () => {
+    const app = tenantApp('https://example.com/tenant');
+    const anonymous = await request(app).get('/books');
+    expect(anonymous.status).to.equal(401);
+    expect(anonymous.headers['www-authenticate']).to.equal('Bearer');
+    const without = await request(app)
+      .get('/books')
+      .set('authorization', await token({ tenant: 'acme' }));
+    expect(without.status).to.equal(403);
+    expect(without.body).to.include({ code: 'auth.tenant_required', entity: 'Book' });
+    const named = await request(app)
+      .get('/books')
+      .set('authorization', await token({ 'https://example.com/tenant': 'ACME' }));
+    expect(named.body).to.deep.equal({ tenant: 'ACME' });
+  });
+
+  it('refuses to start tenant slices without token verification, naming them and the settings', () => {
+    const slices = [{ name: 'books' }, { name: 'loans', tenant: true }];
+    expect(() => requireVerifiedTenants(slices, {})).to.throw(
+      AuthConfigError,
+      /rows of loans belong to tenants.*set AUTH_JWT_SECRET or AUTH_JWKS_URL/,
+    );
+    expect(() => requireVerifiedTenants(slices, { jwtSecret: secret })).not.to.throw();
+    expect(() => requireVerifiedTenants([{ name: 'books' }], {})).not.to.throw();
+  });
+
+  it('reads AUTH_TENANT_CLAIM, refusing one with white space or an empty step', () => {
+    expect(authOptionsFromEnv({ AUTH_TENANT_CLAIM: ' org.id ' }).tenantClaim).to.equal('org.id');
+    expect(authOptionsFromEnv({}).tenantClaim).to.equal(undefined);
+    for (const bad of ['org..id', 'org id']) {
+      expect(() => authOptionsFromEnv({ AUTH_TENANT_CLAIM: bad })).to.throw(
+        ConfigError,
+        /AUTH_TENANT_CLAIM/,
+      );
+    }
+    expect(() => authenticate({ jwtSecret: secret, tenantClaim: 'a..b' })).to.throw(
+      AuthConfigError,
+      /tenantClaim/,
+    );
   });
 });

@@ -153,6 +153,11 @@ export interface Dialect extends ListQueryDialect {
 
   /** Narrows `query` to rows whose `column` equals `value` byte for byte, whatever the collation. */
   whereExactly(query: Knex.QueryBuilder, column: string, value: string): Knex.QueryBuilder;
+  /**
+   * The collation making a text column's `=` and unique indexes compare byte for byte, trailing
+   * blanks included, on the server `knex` reaches; undefined where text compares exactly already.
+   */
+  exactTextCollation(knex: Knex): Promise<string | undefined>;
   /** Locks the rows `query` reads until its transaction ends (a no-op where writes serialise). */
   lockRows(query: Knex.QueryBuilder): Knex.QueryBuilder;
   /** Runs `insert`, doing nothing for a row whose key (first column `key`) is there already. */

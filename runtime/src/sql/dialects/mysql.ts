@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import type { Dialect } from './dialect.js';
 import { mysqlKeyTable } from './key-table.js';
-import { mysqlLiveUnique } from './mysql-live-unique.js';
+import { mysqlExactTextCollation, mysqlLiveUnique } from './mysql-schema.js';
 import {
   afterCreate,
   claimSkippingLocked,
@@ -133,6 +133,7 @@ export const mysql: Dialect = {
   // collation's match (which can use the index) is narrowed by a binary one.
   whereExactly: (query, column, value) =>
     query.where(column, value).whereRaw('binary ?? = binary ?', [column, value]),
+  exactTextCollation: mysqlExactTextCollation,
   lockRows: (query) => query.forUpdate(),
   // "Do nothing" is spelt as an update of the key to itself: INSERT IGNORE would also hide
   // unrelated errors.

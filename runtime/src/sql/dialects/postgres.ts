@@ -83,6 +83,7 @@ export const postgres: Dialect = {
 
   // The "C" collation of the compared text is byte order already: a plain '=' is exact.
   whereExactly: (query, column, value) => query.where(column, value),
+  exactTextCollation: () => Promise.resolve(undefined),
   lockRows: (query) => query.forUpdate(),
   insertMissing: (insert) => insert.ignore(),
   claim: claimSkippingLocked,

@@ -117,6 +117,7 @@ export const sqlite: Dialect = {
 
   // BINARY collation: '=' is byte for byte already.
   whereExactly: (query, column, value) => query.where(column, value),
+  exactTextCollation: () => Promise.resolve(undefined),
   // The single writer already serialises a load-change-save.
   lockRows: (query) => query,
   insertMissing: (insert) => insert.ignore(),

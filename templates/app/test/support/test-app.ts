@@ -14,6 +14,9 @@ import { createLogger } from '../../src/logger.js';
 // Test apps verify bearer tokens signed with this secret, so tests can act as several callers.
 const TEST_JWT_SECRET = 'test-secret-of-at-least-thirty-two-bytes!';
 
+/** The auth options of test apps: tokens signed by `bearer` verify. */
+export const testAuth = { jwtSecret: TEST_JWT_SECRET };
+
 /**
  * An `Authorization` header value for the caller `userId`, with the further `claims` given (such
  * as `{ roles: ['admin'] }`), e.g.
@@ -47,7 +50,7 @@ export async function createTestApp(): Promise<TestApp & { close(): Promise<void
   const logger = createLogger('silent');
   try {
     await migrate(knex, logger);
-    const app = await createApp({ knex, logger, auth: { jwtSecret: TEST_JWT_SECRET } });
+    const app = await createApp({ knex, logger, auth: testAuth });
     return {
       app,
       knex,

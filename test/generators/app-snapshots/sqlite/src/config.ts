@@ -105,7 +105,7 @@ function redisUrl(name: string): string | undefined {
 
 /**
  * Bearer-JWT verification (src/auth.ts), from AUTH_JWT_SECRET or AUTH_JWKS_URL, AUTH_ISSUER,
- * AUTH_AUDIENCE, AUTH_USER_CLAIM, AUTH_ROLES_CLAIM and AUTH_REQUIRED (true/false, 1/0, yes/no,
+ * AUTH_AUDIENCE, AUTH_USER_CLAIM, AUTH_ROLES_CLAIM, AUTH_TENANT_CLAIM and AUTH_REQUIRED (true/false, 1/0, yes/no,
  * on/off). With
  * neither secret nor JWKS URL every caller is anonymous.
  */

@@ -1,12 +1,14 @@
-// MySQL/MariaDB's unique indexes among live rows (soft delete). No partial index: a generated
-// column, 1 for a live row and NULL for a deleted one, ends each unique index, and a unique index
-// never compares NULLs, so deleted rows never collide.
+// MySQL/MariaDB schema parts kept apart from mysql.ts: the live unique indexes of soft-deleting
+// tables (a generated marker column) and the collation that compares text exactly.
+import type { Knex } from 'knex';
 import type { Dialect } from './dialect.js';
 import { uniqueIndexName } from './shared.js';
 
 /** The generated column ending a live unique index: 1 for a live row, NULL for a deleted one. */
 const LIVE_COLUMN = 'slicekit_live';
 
+// No partial index: a generated column, 1 for a live row and NULL for a deleted one, ends each
+// unique index, and a unique index never compares NULLs, so deleted rows never collide.
 export const mysqlLiveUnique: Dialect['liveUnique'] = {
   create: async (knex, table, columns, deletedColumn) => {
     if (!(await knex.schema.hasColumn(table, LIVE_COLUMN))) {
@@ -36,3 +38,15 @@ export const mysqlLiveUnique: Dialect['liveUnique'] = {
     }
   },
 };
+
+// `ACME`, `acme` and `ACME ` are three values of a unique index only under a binary collation
+// that does not pad: MySQL 8's utf8mb4_0900_bin, MariaDB's utf8mb4_nopad_bin (utf8mb4_bin pads
+// on both, so it is the last resort of an older server: trailing blanks then collide).
+export async function mysqlExactTextCollation(knex: Knex): Promise<string> {
+  const names = ['utf8mb4_0900_bin', 'utf8mb4_nopad_bin'];
+  const [rows] = (await knex.raw('show collation where Collation in (?, ?)', names)) as [
+    { Collation: string }[],
+  ];
+  const found = new Set(rows.map((r) => r.Collation));
+  return names.find((name) => found.has(name)) ?? 'utf8mb4_bin';
+}
