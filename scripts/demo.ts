@@ -19,6 +19,8 @@ const appDir = join(demoDir, `${demo}-demo`);
 const port = process.env.PORT || '3000';
 const databaseUrl = process.env.DATABASE_URL || join(appDir, 'data', 'demo.sqlite');
 const seed = process.env.SEED !== '0';
+// ADMIN_ENABLED=false: the app leaves /admin out (src/config.ts reads it), so it is not built either.
+const admin = !/^(false|0|no|off)$/i.test(process.env.ADMIN_ENABLED?.trim() ?? '');
 
 // The app runs from this checkout's TypeScript sources, runtime included, so the demo always shows
 // the code as it is now; a published app runs the same files compiled.
@@ -55,7 +57,7 @@ if (!shop) subscribeToProductCreated();
 step('src/migrate.ts');
 if (seed) step('src/seed.ts');
 // The admin UI the app serves at /admin (dist/admin), built as `npm run build` builds it.
-step('admin/build.ts');
+if (admin) step('admin/build.ts');
 
 const server = spawn(process.execPath, [...tsx, 'src/server.ts'], {
   cwd: appDir,
@@ -71,6 +73,11 @@ const base = `http://localhost:${port}`;
 await waitForServer(`${base}/v1/${shop ? 'customers' : 'products'}`);
 console.log(shop ? await shopBanner() : await productBanner());
 
+/** Where the admin is, when the app serves it. */
+function adminLine(): string {
+  return admin ? `demo: the admin UI is at ${base}/admin\n` : '';
+}
+
 /**
  * The requests to try, on rows the database holds (the seeded ones, or those of an earlier run),
  * so each line can be pasted as it is; docs/getting-started.md shows these very lines, and
@@ -82,8 +89,7 @@ async function productBanner(): Promise<string> {
   const id = product?.id ?? '<id>';
   return `
 demo: the Product API is up at ${url} (database: ${databaseUrl})
-demo: the admin UI is at ${base}/admin
-Try:
+${adminLine()}Try:
   curl -s ${url}
   curl -s -X POST ${url} ${json} -d '{"name":"Desk lamp","price":24.99}'
   curl -s '${url}?search=lamp&orderBy=price&desc=true&pageSize=5'
@@ -125,8 +131,7 @@ async function shopBanner(): Promise<string> {
   if (!order) lines.push(noRows('customers, tags and an order'));
   return `
 demo: the shop API is up at ${v1}/customers, /v1/orders, /v1/order-lines, /v1/tags (database: ${databaseUrl})
-demo: the admin UI is at ${base}/admin
-Try:
+${adminLine()}Try:
 ${lines.map((line) => `  ${line}`).join('\n')}
 Stop with Ctrl+C.`;
 }

@@ -33,7 +33,7 @@ describe('admin UI of npm run demo (Chromium)', function () {
       this.skip();
     }
     scratch = scratchFolder('admin');
-    demo = await startDemo({ DEMO_DIR: scratch.path });
+    demo = await startDemo({ DEMO_DIR: scratch.path, ADMIN_ENABLED: 'true' });
     browser = await openBrowser('admin');
     page = browser.page;
   });

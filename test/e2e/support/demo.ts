@@ -11,7 +11,8 @@ export async function startDemo(env: NodeJS.ProcessEnv): Promise<Served> {
   const demo = await serve('npm', ['run', 'demo'], {
     cwd: repoRoot,
     // Demos run side by side in the suite: no metrics listener unless a test asks for one.
-    env: plainEnv({ METRICS_PORT: '0', ...env, PORT: String(port) }),
+    // Nor an admin (built at each start) unless the test asks for it.
+    env: plainEnv({ METRICS_PORT: '0', ADMIN_ENABLED: 'false', ...env, PORT: String(port) }),
     port,
     probePath: env.DEMO === 'shop' ? '/v1/customers' : '/v1/products',
   });
