@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import { ProblemError } from '../http/problem.js';
 import { problemKinds } from '../http/problem-kinds.js';
-import { isDatabaseError } from '../sql/dialects/index.js';
+import { dialectFor, isDatabaseError } from '../sql/dialects/index.js';
 import type { EntityTable } from './table.js';
 
 export const DUPLICATE_TYPE = problemKinds['crud.duplicate'].type;
@@ -30,9 +30,17 @@ export async function duplicateProblem(
   row: Row,
   id: string,
 ): Promise<ProblemError> {
+  const dialect = dialectFor(knex);
   for (const group of table.unique) {
     const query = knex(table.table).whereNot(table.idColumn, id);
-    for (const field of group) query.where(field.column, row[field.column] as Knex.Value);
+    for (const field of group) {
+      const value = row[field.column];
+      // Text as its index compares it (exactly, or ignoring case); other values as they are.
+      if (typeof value === 'string') {
+        const ignoreCase = table.ignoreCase.has(field.property);
+        dialect.uniqueText.whereSame(query, field.column, value, ignoreCase);
+      } else query.where(field.column, value as Knex.Value);
+    }
     if (await query.first())
       return duplicate(
         table,

@@ -52,6 +52,12 @@ export interface EntityTableDefinition<E> {
    */
   unique?: readonly (readonly PropertyOf<E>[])[];
   /**
+   * The text properties whose unique index ignores case (`uniqueIndexMigration` with
+   * `ignoreCase`): `ANA@example.com` repeats `ana@example.com`. Each is a group of `unique` on its
+   * own. @default [] (every unique index compares exactly)
+   */
+  ignoreCase?: readonly PropertyOf<E>[];
+  /**
    * The reference fields (kind `reference`) and the table each refers to, given lazily so two
    * slices' modules can load in any order: a create or change naming a row the caller cannot see
    * answers 422, and deleting a referenced row does what `onDelete` says. @default {} (none)
@@ -119,6 +125,8 @@ export interface EntityTable<E> {
   readonly fields: readonly StoredField[];
   /** The fields of each unique index, as `unique` declared them. */
   readonly unique: readonly (readonly StoredField[])[];
+  /** The properties whose unique index ignores case. */
+  readonly ignoreCase: ReadonlySet<string>;
   readonly references: readonly TableReference[];
   readonly links: readonly TableLink[];
   /** The row to write for an entity. */
@@ -160,11 +168,12 @@ const write = (kind: FieldKind, value: unknown): unknown =>
 /** The definition as the function reads it: every keyed member by property name. */
 type LooseDefinition = Omit<
   EntityTableDefinition<unknown>,
-  'fields' | 'columns' | 'unique' | 'references' | 'links'
+  'fields' | 'columns' | 'unique' | 'ignoreCase' | 'references' | 'links'
 > & {
   fields: Record<string, FieldKind>;
   columns?: Record<string, string>;
   unique?: readonly (readonly string[])[];
+  ignoreCase?: readonly string[];
   references?: Record<string, { to: () => EntityTable<unknown>; onDelete?: OnDelete }>;
   links?: Record<string, Omit<TableLink, 'property'>>;
 };
@@ -207,6 +216,10 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
       if (!(field in all)) problems.push(`unique[${i}]: "${field}" is not a field`);
     }
   });
+  for (const property of definition.ignoreCase ?? []) {
+    if (!(definition.unique ?? []).some((g) => g.length === 1 && g[0] === property))
+      problems.push(`ignoreCase: "${property}" is not a unique group of its own`);
+  }
   for (const property of Object.keys(definition.references ?? {})) {
     if (all[property] !== 'reference')
       problems.push(`references.${property} names no reference field`);
@@ -240,6 +253,7 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
     unique: (definition.unique ?? []).map((group) =>
       group.map((property) => fields.find((f) => f.property === property)!),
     ),
+    ignoreCase: new Set(definition.ignoreCase ?? []),
     references: Object.entries(definition.references ?? {}).map(([property, r]) => ({
       property,
       column: fields.find((f) => f.property === property)!.column,

@@ -10,3 +10,4 @@ export * from './search-index.js';
 export * from './timeouts.js';
 export * from './transaction.js';
 export * from './unavailable.js';
+export * from './unique-index.js';

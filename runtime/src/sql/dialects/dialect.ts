@@ -2,6 +2,7 @@
 // database (postgres.ts, mysql.ts, sqlite.ts), as knex keeps one folder per dialect. Every area
 // asks `dialectFor(knex)` and calls a member; no file outside this folder names a database.
 import type { Knex } from 'knex';
+import type { UniqueTextIndex } from './unique-text.js';
 import type { SqlFamily } from './family.js';
 import type { KeyTableStatements } from './key-table.js';
 
@@ -252,6 +253,12 @@ export interface Dialect extends ListQueryDialect {
     /** Drops it (and what keeps it in step), when it is there. */
     drop(knex: Knex, table: string): Promise<void>;
   };
+
+  /**
+   * The unique index of one text column, exact or ignoring case as `likeCi` folds, made and
+   * dropped by migrations (`uniqueIndexMigration`).
+   */
+  readonly uniqueText: UniqueTextIndex;
 
   /** The idempotency key table's statements; undefined where keys stay in the process. */
   readonly keyTable: KeyTableStatements | undefined;
