@@ -22,7 +22,7 @@ import { resolveSequence } from './sequences.js';
 import { structuralProblems, withoutStructuralProblems } from './structure.js';
 import { resolveDto } from './dto.js';
 import { resolveEvents } from './events.js';
-import { listIndexProblems } from './indexes.js';
+import { isSearchedText, listIndexProblems } from './indexes.js';
 import { accessOperations, resolveAccess } from './access.js';
 import type { EntityModel, EntitySpec, FieldModel } from './types.js';
 
@@ -59,6 +59,17 @@ function resolveFields(
         path: `${path}.unique`,
         message: `${withArticle(field.type)} column cannot carry a unique index on every database`,
         fix: 'use type string with a maxLength, or remove unique',
+      });
+    }
+    if (
+      typeof field.unique === 'object' &&
+      field.unique.ignoreCase &&
+      !isSearchedText(fieldModel(name, field))
+    ) {
+      problems.push({
+        path: `${path}.unique.ignoreCase`,
+        message: `${withArticle(field.type)} field holds no text whose case could differ`,
+        fix: 'use unique: true',
       });
     }
     const sequence = resolveSequence(path, field, problems);

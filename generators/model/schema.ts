@@ -4,6 +4,8 @@ import { accessSchema } from './access.js';
 import { FIELD_TYPES, IDEMPOTENT_OPS, ON_DELETE, VERBS } from './types.js';
 
 const named = (pattern: string, fix: string) => ({ type: 'string', pattern, fix });
+const uniqueFix =
+  'use true for a field no two rows may share, { ignoreCase: true } to compare its text ignoring case, or leave it out';
 const camel = named('^[a-z][A-Za-z0-9]*$', 'write it in camelCase, e.g. isDiscontinued');
 const pascal = named('^[A-Z][A-Za-z0-9]*$', 'write it in PascalCase, e.g. ChangePrice');
 const count = { type: 'integer', minimum: 0, fix: 'give a whole number of at least 0' };
@@ -145,8 +147,16 @@ export const entitySpecSchema = {
             fix: 'name the field as it was before (camelCase), e.g. renamedFrom: title',
           },
           unique: {
-            type: 'boolean',
-            fix: 'use true for a field no two rows may share, or leave it out',
+            oneOf: [
+              { type: 'boolean', fix: uniqueFix },
+              {
+                type: 'object',
+                additionalProperties: false,
+                properties: { ignoreCase: { type: 'boolean', fix: 'use true or false' } },
+                fix: uniqueFix,
+              },
+            ],
+            fix: uniqueFix,
           },
           sortable: {
             type: 'boolean',

@@ -130,9 +130,12 @@ export function structuralProblems(spec: unknown): SpecProblem[] {
           ? 1
           : -1;
     const keep = `${oneOf.schemaPath}/${branch}/`;
+    // Only the errors of this value: the same place in another field may pick another branch.
     errors = errors.filter(
       (e) =>
         e === oneOf ||
+        (e.instancePath !== oneOf.instancePath &&
+          !e.instancePath.startsWith(`${oneOf.instancePath}/`)) ||
         !e.schemaPath.startsWith(`${oneOf.schemaPath}/`) ||
         e.schemaPath.startsWith(keep),
     );

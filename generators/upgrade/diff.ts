@@ -49,7 +49,13 @@ export interface DiffOptions {
   requiredLinks?: ReadonlyMap<string, boolean | undefined>;
 }
 
-const indexKey = (index: TableIndex) => `${index.method}:${index.columns.join(',')}`;
+/**
+ * What tells two indexes apart: an exact unique text index is the plain unique index of a
+ * schema.json from before (the same comparison on PostgreSQL and SQLite, where both stay), one
+ * ignoring case is another.
+ */
+export const indexKey = (index: TableIndex) =>
+  `${index.method}:${index.columns.join(',')}${index.text === 'ignoreCase' ? ':ignoreCase' : ''}`;
 const foreignKey = (key: ForeignKey) => `${key.column}>${key.table}:${key.onDelete}`;
 
 /** Widening a column's type never loses a value. */

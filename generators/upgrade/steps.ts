@@ -5,10 +5,10 @@
 import type { ForeignKey } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
 import type { FullSnapshot, NumberedColumn } from './base.js';
-import type { SchemaChange } from './diff.js';
-import type { Line, MigrationSteps, Step } from './step-types.js';
+import { indexKey, type SchemaChange } from './diff.js';
+import type { Line, MigrationSteps, Step, UniqueTextIndex } from './step-types.js';
 
-export type { EnumChange, Line, MigrationSteps, Step } from './step-types.js';
+export type { EnumChange, Line, MigrationSteps, Step, UniqueTextIndex } from './step-types.js';
 
 const alter = (table: string, ...lines: Line[]): Step => ({ alterTable: { table, lines } });
 const nullable = (column: Column): Column => ({ ...column, notNullable: false });
@@ -140,6 +140,27 @@ function inverse(change: SchemaChange): SchemaChange {
 
 const sameKey = (a: ForeignKey, b: ForeignKey) => a.column === b.column;
 
+/** `unique (email) ignoring case`. */
+export const indexLabel = (index: TableIndex) =>
+  `${index.method} (${index.columns.join(', ')})${index.text === 'ignoreCase' ? ' ignoring case' : ''}`;
+
+/** A text column's unique index as `uniqueIndexMigration` takes it, when the index is one. */
+export function uniqueTextIndex(table: string, index: TableIndex): UniqueTextIndex | undefined {
+  if (!index.text) return undefined;
+  return {
+    table,
+    column: index.columns[0]!,
+    ...(index.text === 'ignoreCase' ? { ignoreCase: true } : {}),
+  };
+}
+
+/** The step making or dropping `index`: a line of `alterTable`, or the runtime's text index. */
+function indexStep(table: string, index: TableIndex, up: boolean): Step {
+  const text = uniqueTextIndex(table, index);
+  if (text) return { uniqueIndex: { ...text, up } };
+  return alter(table, up ? { index } : { dropIndex: index });
+}
+
 /** The steps of `changes`, applied in order to the table `start`. */
 function forward(
   changes: readonly SchemaChange[],
@@ -196,17 +217,14 @@ function forward(
         state.indexes = state.indexes.filter((i) => !i.columns.includes(change.column.name));
         break;
       case 'addIndex':
-        note(`index: ${change.index.method} (${change.index.columns.join(', ')})`);
-        steps.push(alter(table, { index: change.index }));
+        note(`index: ${indexLabel(change.index)}`);
+        steps.push(indexStep(table, change.index, true));
         state.indexes = [...state.indexes, change.index];
         break;
       case 'dropIndex':
-        note(`index dropped: ${change.index.method} (${change.index.columns.join(', ')})`);
-        steps.push(alter(table, { dropIndex: change.index }));
-        state.indexes = state.indexes.filter(
-          (i) =>
-            i.method !== change.index.method || i.columns.join() !== change.index.columns.join(),
-        );
+        note(`index dropped: ${indexLabel(change.index)}`);
+        steps.push(indexStep(table, change.index, false));
+        state.indexes = state.indexes.filter((i) => indexKey(i) !== indexKey(change.index));
         break;
       case 'addSequence':
         // A numbered column added in this change creates its sequence itself.

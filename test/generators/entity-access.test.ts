@@ -1,7 +1,7 @@
 // Roles per operation (`access`): every spec mistake reported in one run with its fix; a generated
 // library app checks roles before the row (401 anonymous, 403 auth.forbidden without a role, 404
 // outside the row scope), documents each rule in OpenAPI, and its own generated tests pass on
-// SQLite, PostgreSQL and MySQL.
+// SQLite, PostgreSQL and MySQL (among them, a case-variant ISBN refused as a duplicate).
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -141,6 +141,9 @@ describe('a generated app with roles per operation', function () {
       'application/json',
     ]);
     expect(patch.description).to.contain('librarian, admin');
+    expect(patch.responses['409']!.description).to.match(
+      /another Book already has this isbn \(compared ignoring case\) \(crud\.duplicate\)/i,
+    );
   });
 
   for (const database of databases) {
@@ -158,6 +161,10 @@ describe('a generated app with roles per operation', function () {
       expect(output).to.match(/Patch: PATCH \/v1\/books\/\{id\} changes title only/);
       expect(output).to.match(/Patch: null clears shelf/);
       expect(output).to.match(/Patch: answers 415 naming both media types/);
+      expect(output).to.match(
+        /answers 409 crud.duplicate to a second book whose isbn differs in case only/,
+      );
+      expect(output).to.match(/Patch: answers 409 crud.duplicate when isbn differs in case only/);
       expect(output).to.match(/\d+ passing/);
       expect(output).not.to.match(/\d+ failing/);
     });

@@ -19,10 +19,21 @@ export interface Column {
   defaultTo?: unknown;
 }
 
-/** `table.<method>(columns)`: an index or a unique constraint. */
+/**
+ * `table.<method>(columns)`: an index or a unique constraint; a unique text column's index is
+ * made by the runtime's `uniqueIndexMigration` instead (`text`: exact or ignoring case), the same
+ * comparison on every database. An index of a schema.json from before has no `text`.
+ */
 export interface TableIndex {
   method: 'index' | 'unique';
   columns: string[];
+  text?: 'exact' | 'ignoreCase';
+}
+
+/** The index of a unique field: its text's comparison when it holds text. */
+function uniqueIndex(f: FieldModel): TableIndex {
+  if (f.sequence || !isSearchedText(f)) return { method: 'unique', columns: [f.column] };
+  return { method: 'unique', columns: [f.column], text: f.ignoreCase ? 'ignoreCase' : 'exact' };
 }
 
 function column(f: FieldModel): Column {
@@ -55,9 +66,7 @@ function indexes(model: EntityModel): TableIndex[] {
       : []),
     // A sequence never hands out a value twice, and a unique field holds each value once: the
     // index says so (and finds a row by it).
-    ...model.fields
-      .filter((f) => f.sequence || f.unique)
-      .map((f): TableIndex => ({ method: 'unique', columns: [f.column] })),
+    ...model.fields.filter((f) => f.sequence || f.unique).map(uniqueIndex),
     // A reference column is looked up to list, check and delete rows by their referenced row; a
     // filterable field is looked up by its value; a sortable one is read in order, id breaking
     // ties as in the list's order.
@@ -85,6 +94,21 @@ export function migrationView(model: EntityModel, base: SliceBase, migrationName
     migrationName,
     columns: model.fields.map(column),
     indexes: indexes(model),
+    databaseImports: [
+      ...(searchColumns(model).length ? ['searchIndexMigration'] : []),
+      ...(indexes(model).some((i) => i.text) ? ['uniqueIndexMigration'] : []),
+    ].join(', '),
+    uniqueTexts: indexes(model).flatMap((i) =>
+      i.text
+        ? [
+            {
+              table: model.table,
+              column: i.columns[0]!,
+              ...(i.text === 'ignoreCase' ? { ignoreCase: true } : {}),
+            },
+          ]
+        : [],
+    ),
     searchColumns: searchColumns(model),
     sequences: model.fields.filter((f) => f.sequence).map(sequenceOptions),
     foreignKeys: foreignKeys(model),

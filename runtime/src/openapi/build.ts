@@ -92,6 +92,11 @@ function operationObject(
     d.kind === 'delete' && referenced.has(slice.entity)
       ? `other rows still refer to this ${slice.entity} (onDelete: restrict)`
       : '',
+    ...(d.kind === 'create' || d.kind === 'update' ? (slice.unique ?? []) : []).map(
+      (u) =>
+        `another ${slice.entity} already has this ${u.fields.join(' and ')}` +
+        `${u.ignoreCase ? ' (compared ignoring case)' : ''} (crud.duplicate)`,
+    ),
     (d.rules ?? []).length > 0
       ? `a business rule refuses it in the ${slice.entity}'s current state (crud.rule_violation: ${d.rules!.join(', ')})`
       : '',

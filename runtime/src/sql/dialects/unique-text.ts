@@ -29,23 +29,27 @@ export interface UniqueTextIndex {
   describe(table: string, column: string, ignoreCase: boolean): string;
 }
 
-/** The index's name: the one Knex gives `table.unique([column])`. */
-export const uniqueIndexName = (table: string, column: string): string =>
-  `${table}_${column}_unique`.toLowerCase().replace(/[-.]/g, '_');
+/**
+ * The index's name: the one Knex gives `table.unique([column])`, and another one where case is
+ * ignored, so that an upgrade can make one before it drops the other.
+ */
+export const uniqueIndexName = (table: string, column: string, ignoreCase = false): string =>
+  `${table}_${column}_unique${ignoreCase ? '_ci' : ''}`.toLowerCase().replace(/[-.]/g, '_');
 
 /** A unique index on `fold(column)` where case is ignored, else Knex's unique constraint. */
 function foldingIndex(fold: string): UniqueTextIndex {
   const folded = (column: string) => `${fold}(${quoteDouble(column)})`;
   const createSql = (table: string, column: string) =>
-    `CREATE UNIQUE INDEX ${quoteDouble(uniqueIndexName(table, column))} ON ${quoteDouble(table)} (${folded(column)})`;
+    `CREATE UNIQUE INDEX ${quoteDouble(uniqueIndexName(table, column, true))} ON ${quoteDouble(table)} (${folded(column)})`;
   return {
     async create(knex, table, column, ignoreCase) {
       if (ignoreCase) await knex.raw(createSql(table, column));
       else await knex.schema.alterTable(table, (t) => t.unique([column]));
     },
     async drop(knex, table, column, ignoreCase) {
-      if (ignoreCase) await knex.raw(`DROP INDEX ${quoteDouble(uniqueIndexName(table, column))}`);
-      else await knex.schema.alterTable(table, (t) => t.dropUnique([column]));
+      if (ignoreCase) {
+        await knex.raw(`DROP INDEX ${quoteDouble(uniqueIndexName(table, column, true))}`);
+      } else await knex.schema.alterTable(table, (t) => t.dropUnique([column]));
     },
     whereSame: (query, column, value, ignoreCase) =>
       ignoreCase
@@ -61,8 +65,9 @@ function foldingIndex(fold: string): UniqueTextIndex {
 export const postgresUniqueText = foldingIndex('lower');
 export const sqliteUniqueText = foldingIndex(SQLITE_LOWER);
 
-/** The invisible column the MySQL index is on. */
-const keyColumn = (column: string) => `${column}__unique`;
+/** The invisible column the MySQL index is on (two underscores: no spec field's column has them). */
+const keyColumn = (column: string, ignoreCase: boolean) =>
+  `${column}__${ignoreCase ? 'lower' : 'bytes'}`;
 /** The bytes the index compares: of `mark` (a Knex binding or a quoted column), lowered or not. */
 const binary = (ignoreCase: boolean, mark = '??') =>
   ignoreCase ? `CAST(LOWER(${mark}) AS BINARY)` : `CAST(${mark} AS BINARY)`;
@@ -79,20 +84,26 @@ export const mysqlUniqueText: UniqueTextIndex = {
     await knex.raw(
       `ALTER TABLE ?? ADD COLUMN ?? VARBINARY(${octets}) AS (${binary(ignoreCase)}) ` +
         'STORED INVISIBLE, ADD UNIQUE INDEX ?? (??)',
-      [table, keyColumn(column), column, uniqueIndexName(table, column), keyColumn(column)],
+      [
+        table,
+        keyColumn(column, ignoreCase),
+        column,
+        uniqueIndexName(table, column, ignoreCase),
+        keyColumn(column, ignoreCase),
+      ],
     );
   },
-  async drop(knex, table, column) {
+  async drop(knex, table, column, ignoreCase) {
     await knex.raw('ALTER TABLE ?? DROP INDEX ??, DROP COLUMN ??', [
       table,
-      uniqueIndexName(table, column),
-      keyColumn(column),
+      uniqueIndexName(table, column, ignoreCase),
+      keyColumn(column, ignoreCase),
     ]);
   },
   whereSame: (query, column, value, ignoreCase) =>
     query.whereRaw(`${binary(ignoreCase)} = ${binary(ignoreCase, '?')}`, [column, value]),
   describe: (table, column, ignoreCase) =>
-    `ALTER TABLE \`${table}\` ADD COLUMN \`${keyColumn(column)}\` VARBINARY(<octets of ${column}>) ` +
+    `ALTER TABLE \`${table}\` ADD COLUMN \`${keyColumn(column, ignoreCase)}\` VARBINARY(<octets of ${column}>) ` +
     `AS (${binary(ignoreCase, `\`${column}\``)}) STORED INVISIBLE, ` +
-    `ADD UNIQUE INDEX \`${uniqueIndexName(table, column)}\` (\`${keyColumn(column)}\`)`,
+    `ADD UNIQUE INDEX \`${uniqueIndexName(table, column, ignoreCase)}\` (\`${keyColumn(column, ignoreCase)}\`)`,
 };
