@@ -1,4 +1,5 @@
-// A slice upgraded step by step (up to a sequence-numbered field), each step's ALTER migration
+// A slice upgraded step by step (up to a sequence-numbered field and a unique field made to
+// ignore case), each step's ALTER migration
 // run on SQLite, PostgreSQL and MySQL over a table holding rows: the migration runs, the rows stay
 // intact, the new shape answers over HTTP, and `down` gives back the table as it was. The slice
 // is generated and upgraded once; each database runs the same migration files.
@@ -88,6 +89,16 @@ const steps = [
     name: 'adds a sequence-numbered field',
     spec: spec(
       field.title.replace('100', '300').replace(' }', ', unique: true }'),
+      field.status.replace('live]', 'live, archived]'),
+      '  abstract: { type: string, maxLength: 200, renamedFrom: summary }',
+      field.priority,
+      "  number: { type: string, maxLength: 20, sequence: { format: 'N{1:0000}' } }",
+    ),
+  },
+  {
+    name: 'makes the unique field ignore case',
+    spec: spec(
+      field.title.replace('100', '300').replace(' }', ', unique: { ignoreCase: true } }'),
       field.status.replace('live]', 'live, archived]'),
       '  abstract: { type: string, maxLength: 200, renamedFrom: summary }',
       field.priority,
@@ -227,6 +238,12 @@ describeEachDatabase('upgrading a slice with rows', (db) => {
           expect(made.body.number).to.equal('N0004');
           break;
         }
+        case 8: {
+          const variant = await request(app).post('/v1/notes').send({ title: 'FIRST NOTE' });
+          expect(variant.status, JSON.stringify(variant.body)).to.equal(409);
+          expect(variant.body).to.deep.include({ code: 'crud.duplicate', fields: ['title'] });
+          break;
+        }
         case 6: {
           const again = { id: '00000000-0000-4000-8000-000000000001', title: 'First note' };
           const duplicate = await db
@@ -247,6 +264,14 @@ describeEachDatabase('upgrading a slice with rows', (db) => {
       // Down gives the table back as it was; up again moves on to the next step.
       await migration.down(db.knex);
       expect(await shape(db.knex)).to.deep.equal(before);
+      if (i === 8) {
+        // Exact again: a title differing in case only is another title.
+        const variant = { id: '00000000-0000-4000-8000-000000000002', title: 'FIRST NOTE' };
+        await db
+          .knex('notes')
+          .insert({ ...variant, created_on: new Date(), updated_on: new Date(), number: 'N9999' });
+        await db.knex('notes').where({ id: variant.id }).delete();
+      }
       if (i === 3) {
         // The rows holding the new value took the default, and the old check is back.
         const [row] = await db.knex('notes').where({ id: ids[2] }).select('status');
