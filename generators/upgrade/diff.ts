@@ -49,11 +49,7 @@ export interface DiffOptions {
   requiredLinks?: ReadonlyMap<string, boolean | undefined>;
 }
 
-/**
- * What tells two indexes apart: an exact unique text index is the plain unique index of a
- * schema.json from before (the same comparison on PostgreSQL and SQLite, where both stay), one
- * ignoring case is another.
- */
+/** What tells indexes apart: an exact unique text index is a schema.json's plain one from before. */
 export const indexKey = (index: TableIndex) =>
   `${index.method}:${index.columns.join(',')}${index.text === 'ignoreCase' ? ':ignoreCase' : ''}`;
 const foreignKey = (key: ForeignKey) => `${key.column}>${key.table}:${key.onDelete}`;

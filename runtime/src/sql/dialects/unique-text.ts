@@ -9,25 +9,9 @@
 //   is on an invisible stored column holding the value as bytes (CAST AS BINARY), or its LOWER()
 //   as bytes, the list query's LOWER() under a binary collation.
 import type { Knex } from 'knex';
+import type { UniqueTextIndex } from './dialect.js';
 import { quoteDouble } from './shared.js';
 import { SQLITE_LOWER } from './sqlite-functions.js';
-
-/** The unique index of one text column (`uniqueIndexMigration`), per database. */
-export interface UniqueTextIndex {
-  /** Makes it over the rows the table holds already (fails on a duplicate among them). */
-  create(knex: Knex, table: string, column: string, ignoreCase: boolean): Promise<void>;
-  /** Drops it (and what goes with it). */
-  drop(knex: Knex, table: string, column: string, ignoreCase: boolean): Promise<void>;
-  /** Narrows `query` to rows whose `column` holds `value` as the index compares them. */
-  whereSame(
-    query: Knex.QueryBuilder,
-    column: string,
-    value: string,
-    ignoreCase: boolean,
-  ): Knex.QueryBuilder;
-  /** What `create` makes, in a line of SQL or a comment, for an upgrade's preview. */
-  describe(table: string, column: string, ignoreCase: boolean): string;
-}
 
 /**
  * The index's name: the one Knex gives `table.unique([column])`, and another one where case is
