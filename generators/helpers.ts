@@ -8,6 +8,7 @@ import type Handlebars from 'handlebars';
 import type { NodePlopAPI } from 'plop';
 import { literal, quote } from './entity/literal.js';
 import { camelCase, kebabCase, pascalCase, pluralize, snakeCase, withArticle } from './names.js';
+import { defaultOptions, loadPrecompiled, templateKey } from './precompiled.js';
 
 const nameHelpers: Record<string, (text: string) => string> = {
   slicekitPascal: pascalCase,
@@ -49,11 +50,25 @@ function compileOnce(handlebars: typeof Handlebars): void {
   marked.slicekitCompileOnce = true;
   const compile = handlebars.compile.bind(handlebars);
   const compiled = new Map<string, HandlebarsTemplateDelegate>();
+  // The build's compiled templates (precompiled.ts): a template whose text is there is not
+  // compiled again.
+  const built = loadPrecompiled();
+  const fromBuild = (input: string, options?: CompileOptions) => {
+    const spec = defaultOptions(options) ? built[templateKey(input)] : undefined;
+    try {
+      return spec ? handlebars.template(spec) : undefined;
+    } catch {
+      return undefined; // compiled by another Handlebars revision than plop's: compile it here
+    }
+  };
   handlebars.compile = ((input: unknown, options?: CompileOptions) => {
     if (typeof input !== 'string') return compile(input, options);
     const key = `${JSON.stringify(options ?? {})}\u0000${input}`;
     let template = compiled.get(key);
-    if (!template) compiled.set(key, (template = compile(input, options)));
+    if (!template) {
+      template = fromBuild(input, options) ?? compile(input, options);
+      compiled.set(key, template);
+    }
     return template;
   }) as typeof handlebars.compile;
 }
