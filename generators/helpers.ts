@@ -8,7 +8,7 @@ import type Handlebars from 'handlebars';
 import type { NodePlopAPI } from 'plop';
 import { literal, quote } from './entity/literal.js';
 import { camelCase, kebabCase, pascalCase, pluralize, snakeCase, withArticle } from './names.js';
-import { defaultOptions, loadPrecompiled, templateKey } from './precompiled.js';
+import { defaultOptions, loadPrecompiled, templateKey, type TemplateSpec } from './precompiled.js';
 
 const nameHelpers: Record<string, (text: string) => string> = {
   slicekitPascal: pascalCase,
@@ -44,7 +44,10 @@ export const ENTITY_PARTIALS = fileURLToPath(
  * runs, not when it compiles, so the same text compiled with the same options is the same template:
  * plop's Handlebars instance keeps what it compiled, by text and options.
  */
-function compileOnce(handlebars: typeof Handlebars): void {
+export function compileOnce(
+  handlebars: typeof Handlebars,
+  built: Readonly<Record<string, TemplateSpec>> = loadPrecompiled(),
+): void {
   const marked = handlebars as typeof Handlebars & { slicekitCompileOnce?: true };
   if (marked.slicekitCompileOnce) return;
   marked.slicekitCompileOnce = true;
@@ -52,7 +55,6 @@ function compileOnce(handlebars: typeof Handlebars): void {
   const compiled = new Map<string, HandlebarsTemplateDelegate>();
   // The build's compiled templates (precompiled.ts): a template whose text is there is not
   // compiled again.
-  const built = loadPrecompiled();
   const fromBuild = (input: string, options?: CompileOptions) => {
     const spec = defaultOptions(options) ? built[templateKey(input)] : undefined;
     try {

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Handlebars from 'handlebars';
 
-type TemplateSpec = Parameters<typeof Handlebars.template>[0];
+/** A template as `Handlebars.precompile` writes it. */
+export type TemplateSpec = Parameters<typeof Handlebars.template>[0];
 
 /** Where the build writes the compiled templates, beside the templates the generators read. */
 export const PRECOMPILED = fileURLToPath(new URL('../templates/precompiled.cjs', import.meta.url));

@@ -35,10 +35,14 @@ export async function specValidatorModule(): Promise<string> {
   return standalone.default(ajv, ajv.compile(entitySpecSchema));
 }
 
-function validate(): Validate {
+/** The spec schema compiled here, as the sources run. */
+export const compiledValidator = (): Validate => specAjv(false).compile(entitySpecSchema);
+
+/** The spec schema's validator: the build's, else compiled here (once). */
+export function validate(): Validate {
   validator ??= existsSync(BUILT_VALIDATOR)
     ? (createRequire(import.meta.url)(BUILT_VALIDATOR) as Validate)
-    : specAjv(false).compile(entitySpecSchema);
+    : compiledValidator();
   return validator;
 }
 
