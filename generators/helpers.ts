@@ -37,6 +37,12 @@ export const ENTITY_PARTIALS = fileURLToPath(
   new URL('../templates/entity/partials/', import.meta.url),
 );
 
+/** The templates a Handlebars instance takes from the build, and those it compiled. */
+interface CompiledTemplates {
+  built: Readonly<Record<string, TemplateSpec>>;
+  compiled: Map<string, HandlebarsTemplateDelegate>;
+}
+
 /**
  * Plop's `renderString` compiles the template, and every partial (registered again as text before
  * each render), on each call: over a slice's dozen files, and again for each entity of a run, that
@@ -46,17 +52,22 @@ export const ENTITY_PARTIALS = fileURLToPath(
  */
 export function compileOnce(
   handlebars: typeof Handlebars,
-  built: Readonly<Record<string, TemplateSpec>> = loadPrecompiled(),
+  built?: Readonly<Record<string, TemplateSpec>>,
 ): void {
-  const marked = handlebars as typeof Handlebars & { slicekitCompileOnce?: true };
-  if (marked.slicekitCompileOnce) return;
-  marked.slicekitCompileOnce = true;
+  const marked = handlebars as typeof Handlebars & { slicekitTemplates?: CompiledTemplates };
+  if (marked.slicekitTemplates) {
+    // Plop shares one Handlebars in a process: other compiled templates replace the ones kept.
+    if (built) marked.slicekitTemplates = { built, compiled: new Map() };
+    return;
+  }
+  marked.slicekitTemplates = { built: built ?? loadPrecompiled(), compiled: new Map() };
   const compile = handlebars.compile.bind(handlebars);
-  const compiled = new Map<string, HandlebarsTemplateDelegate>();
   // The build's compiled templates (precompiled.ts): a template whose text is there is not
   // compiled again.
   const fromBuild = (input: string, options?: CompileOptions) => {
-    const spec = defaultOptions(options) ? built[templateKey(input)] : undefined;
+    const spec = defaultOptions(options)
+      ? marked.slicekitTemplates!.built[templateKey(input)]
+      : undefined;
     try {
       return spec ? handlebars.template(spec) : undefined;
     } catch {
@@ -65,6 +76,7 @@ export function compileOnce(
   };
   handlebars.compile = ((input: unknown, options?: CompileOptions) => {
     if (typeof input !== 'string') return compile(input, options);
+    const { compiled } = marked.slicekitTemplates!;
     const key = `${JSON.stringify(options ?? {})}\u0000${input}`;
     let template = compiled.get(key);
     if (!template) {
