@@ -177,4 +177,16 @@ describeEachDatabase('unique fields', (db) => {
     );
     expect((error as ProblemError).toProblem().fields).to.deep.equal(['email']);
   });
+
+  it('keeps the index over a column made wider later: a long value of 4-byte characters fits', async () => {
+    await db.knex.schema.alterTable('members', (t) => {
+      t.string('email', 400).notNullable().alter();
+    });
+    const long = `${'\u{1F600}'.repeat(380)}@example.com`;
+    await insertEntity(db.knex, members, new Member(idOf(14), long, 'g', 14), '');
+    const error = await failure(
+      insertEntity(db.knex, members, new Member(idOf(15), long, 'g', 15), ''),
+    );
+    expect((error as ProblemError).toProblem().fields).to.deep.equal(['email']);
+  });
 });

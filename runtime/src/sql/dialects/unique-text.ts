@@ -49,6 +49,9 @@ function foldingIndex(fold: string): UniqueTextIndex {
 export const postgresUniqueText = foldingIndex('lower');
 export const sqliteUniqueText = foldingIndex(SQLITE_LOWER);
 
+/** The longest key of an InnoDB index, in bytes (768 characters of utf8mb4). */
+const MYSQL_KEY_BYTES = 3072;
+
 /** The invisible column the MySQL index is on (two underscores: no spec field's column has them). */
 const keyColumn = (column: string, ignoreCase: boolean) =>
   `${column}__${ignoreCase ? 'lower' : 'bytes'}`;
@@ -65,8 +68,15 @@ export const mysqlUniqueText: UniqueTextIndex = {
     )) as [{ octets: number | null }[]];
     const octets = Number(found?.octets ?? 0);
     if (!(octets > 0)) throw new Error(`${table}.${column} is not a text column with a length`);
+    if (octets > MYSQL_KEY_BYTES) {
+      throw new Error(
+        `${table}.${column} holds up to ${octets} bytes; a unique index holds at most ` +
+          `${MYSQL_KEY_BYTES} on MySQL: give the field a maxLength of at most ${MYSQL_KEY_BYTES / 4}`,
+      );
+    }
+    // As wide as an index key may be, not as the column: a later wider maxLength still fits.
     await knex.raw(
-      `ALTER TABLE ?? ADD COLUMN ?? VARBINARY(${octets}) AS (${binary(ignoreCase)}) ` +
+      `ALTER TABLE ?? ADD COLUMN ?? VARBINARY(${MYSQL_KEY_BYTES}) AS (${binary(ignoreCase)}) ` +
         'STORED INVISIBLE, ADD UNIQUE INDEX ?? (??)',
       [
         table,
@@ -87,7 +97,7 @@ export const mysqlUniqueText: UniqueTextIndex = {
   whereSame: (query, column, value, ignoreCase) =>
     query.whereRaw(`${binary(ignoreCase)} = ${binary(ignoreCase, '?')}`, [column, value]),
   describe: (table, column, ignoreCase) =>
-    `ALTER TABLE \`${table}\` ADD COLUMN \`${keyColumn(column, ignoreCase)}\` VARBINARY(<octets of ${column}>) ` +
+    `ALTER TABLE \`${table}\` ADD COLUMN \`${keyColumn(column, ignoreCase)}\` VARBINARY(${MYSQL_KEY_BYTES}) ` +
     `AS (${binary(ignoreCase, `\`${column}\``)}) STORED INVISIBLE, ` +
     `ADD UNIQUE INDEX \`${uniqueIndexName(table, column, ignoreCase)}\` (\`${keyColumn(column, ignoreCase)}\`)`,
 };
