@@ -1,10 +1,13 @@
 // The engine against the limit, part of `npm run bench:list`: the sample Product's table made by
 // its *generated* create migration (with `price` sortable and `isDiscontinued` filterable, and
 // the search index), BENCH_ROWS rows over ten owners, and per query shape the generated app's list
-// query (engine, exact count as generated) beside the best hand-written SQL for the same answer
-// on the same table and indexes (limit): page and count, a deferred join for a deep page, the
-// FTS table itself for SQLite's search. Plus the write cost of the search index: rows inserted
-// per second into the table with it and into one without.
+// query (engine, the caller's rows, an exact count unless the shape names a count mode) beside
+// the best hand-written SQL for the same answer on the same table and indexes (limit): page and
+// count, a deferred join for a deep page by number, a keyset page for the cursor, the FTS table
+// itself for SQLite's search, and per count mode the same first page with no count, the
+// database's estimate (EXPLAIN; SQLite a bounded count) or a client's bounded exact count. Plus
+// the write cost of the search index: rows inserted per second into the table with it and into
+// one without.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +18,7 @@ import { registerEntityGenerator } from '../generators/entity/index.js';
 import {
   parseListQuery,
   runListQuery,
+  type CountMode,
   type ListResource,
 } from '../runtime/src/list-query/index.js';
 
@@ -142,11 +146,77 @@ export async function ensureProducts(knex: Knex, d: Dialect, g: Generated, rows:
 const ci = (d: Dialect, column: string) =>
   d === 'postgres' ? `${column} ILIKE ?` : `${column} LIKE ?`;
 
+/** Where a cursor shape's page starts: the engine's cursor and the row's key for the limit. */
+interface Start {
+  cursor: string;
+  key: Row;
+}
+
+interface Answer {
+  ids: string[];
+  total: number | null;
+}
+
 /** A shape: the engine's query string and the limit's hand-written SQL for the same answer. */
 export interface Shape {
   key: string;
   query: Record<string, string | string[]>;
-  limit(knex: Knex, d: Dialect): Promise<{ ids: string[]; total: number }>;
+  /** How the engine counts. @default 'exact' */
+  count?: CountMode;
+  /** The engine's `exactCountMax` (a client's `Prefer: count=exact` through `listHandler`). */
+  exactCountMax?: number;
+  /** Run once, untimed: where a cursor page starts. */
+  start?(knex: Knex, resource: ListResource<unknown>): Promise<Start>;
+  limit(knex: Knex, d: Dialect, start?: Start): Promise<Answer>;
+}
+
+/** The rows of a raw result, whatever the driver's shape. */
+export function rowsOf(result: unknown): Row[] {
+  return (
+    Array.isArray(result)
+      ? Array.isArray(result[0])
+        ? result[0]
+        : result
+      : (result as { rows: Row[] }).rows
+  ) as Row[];
+}
+
+/** The page alone: what a list costs with no count. */
+async function pageOnly(knex: Knex, page: string, bindings: Knex.RawBinding[]): Promise<Answer> {
+  const rows = rowsOf(await knex.raw(page, bindings));
+  return { ids: rows.map((r) => String(r['id'])), total: null };
+}
+
+/**
+ * The best estimate written by hand, as the engine's `estimated` mode answers it: PostgreSQL's
+ * planner rows, MySQL's EXPLAIN rows x filtered, SQLite a count stopped past `threshold` rows; an
+ * exact count below the threshold.
+ */
+async function estimate(
+  knex: Knex,
+  d: Dialect,
+  rows: string,
+  bindings: Knex.RawBinding[],
+  threshold = 10_000,
+): Promise<number> {
+  if (d === 'sqlite') {
+    const [r] = rowsOf(
+      await knex.raw(`SELECT COUNT(*) AS total FROM (${rows} LIMIT ${threshold + 1})`, bindings),
+    );
+    return Number(r?.['total']);
+  }
+  const plan = rowsOf(
+    await knex.raw(`${d === 'postgres' ? 'EXPLAIN (FORMAT JSON)' : 'EXPLAIN'} ${rows}`, bindings),
+  );
+  const guess =
+    d === 'postgres'
+      ? Number(
+          (plan[0]?.['QUERY PLAN'] as [{ Plan: { 'Plan Rows': number } }])[0].Plan['Plan Rows'],
+        )
+      : Number(plan[0]?.['rows']) * (Number(plan[0]?.['filtered'] ?? 100) / 100);
+  if (Math.round(guess) >= threshold) return Math.round(guess);
+  const [r] = rowsOf(await knex.raw(`SELECT COUNT(*) AS total FROM (${rows}) x`, bindings));
+  return Number(r?.['total']);
 }
 
 async function pageAndCount(
@@ -156,23 +226,19 @@ async function pageAndCount(
   bindings: Knex.RawBinding[],
   tail: Knex.RawBinding[] = [],
 ) {
-  const rows = (await knex.raw(page, [...bindings, ...tail])) as unknown;
-  const list = (
-    Array.isArray(rows) ? (Array.isArray(rows[0]) ? rows[0] : rows) : (rows as { rows: Row[] }).rows
-  ) as Row[];
-  const counted = (await knex.raw(count, bindings)) as unknown;
-  const c = (
-    Array.isArray(counted)
-      ? Array.isArray(counted[0])
-        ? counted[0]
-        : counted
-      : (counted as { rows: Row[] }).rows
-  ) as Row[];
+  const list = rowsOf(await knex.raw(page, [...bindings, ...tail]));
+  const c = rowsOf(await knex.raw(count, bindings));
   return { ids: list.map((r) => String(r['id'])), total: Number(c[0]?.['total']) };
 }
 
 const cols = COLUMNS.join(', ');
 const ORDER = 'ORDER BY created_on DESC, id DESC';
+const FIRST_PAGE = `SELECT ${cols} FROM products WHERE owned_by = ? ${ORDER} LIMIT 20`;
+/** The deep pages start after this many rows: page 2000 of 20, or halfway for a small table. */
+const DEEP = Math.min(
+  39_980,
+  Math.floor(Number(process.env.BENCH_ROWS ?? 1_000_000) / 10 / 2 / 20) * 20,
+);
 export const SHAPES: Shape[] = [
   {
     key: 'first_page',
@@ -227,28 +293,105 @@ export const SHAPES: Shape[] = [
   },
   {
     key: 'deep_page',
-    query: { pageNumber: '2000', pageSize: '20' },
+    query: { pageNumber: String(DEEP / 20 + 1), pageSize: '20' },
     // A deferred join: the offset walks the index only, then 20 rows are read.
     limit: (knex) =>
       pageAndCount(
         knex,
-        `SELECT ${cols} FROM products WHERE id IN (SELECT id FROM (SELECT id FROM products WHERE owned_by = ? ${ORDER} LIMIT 20 OFFSET 39980) k) ${ORDER}`,
+        `SELECT ${cols} FROM products WHERE id IN (SELECT id FROM (SELECT id FROM products WHERE owned_by = ? ${ORDER} LIMIT 20 OFFSET ${DEEP}) k) ${ORDER}`,
+        'SELECT COUNT(*) AS total FROM products WHERE owned_by = ?',
+        [OWNER],
+      ),
+  },
+  {
+    key: 'deep_cursor',
+    query: { pageSize: '20' },
+    // The nextCursor of page 1999, and the key of its last row for the limit.
+    async start(knex, resource) {
+      const before = parseListQuery(resource, { pageSize: '20', pageNumber: String(DEEP / 20) });
+      const page = await runListQuery(knex, resource, before, {
+        scope: (qb) => qb.where('products.owned_by', OWNER),
+        count: 'none',
+      });
+      const [key] = rowsOf(
+        await knex.raw(
+          `SELECT created_on, id FROM products WHERE owned_by = ? ${ORDER} LIMIT 1 OFFSET ${DEEP - 1}`,
+          [OWNER],
+        ),
+      );
+      return { cursor: page.nextCursor!, key: key! };
+    },
+    // A keyset page: a row value where the database walks the index by it (PostgreSQL, SQLite),
+    // the expanded form on MySQL/MariaDB.
+    limit: (knex, d, start) => {
+      const { created_on: at, id } = start!.key;
+      const after =
+        d === 'mysql'
+          ? '(created_on < ? OR (created_on = ? AND id < ?))'
+          : '(created_on, id) < (?, ?)';
+      const keys = (d === 'mysql' ? [at, at, id] : [at, id]) as Knex.RawBinding[];
+      return pageAndCount(
+        knex,
+        `SELECT ${cols} FROM products WHERE owned_by = ? AND ${after} ${ORDER} LIMIT 20`,
+        'SELECT COUNT(*) AS total FROM products WHERE owned_by = ?',
+        [OWNER],
+        keys,
+      );
+    },
+  },
+  // The count modes, on the first page: no count, the estimate, a client's exact count bounded
+  // at 100,000 rows (the generated list's default exactCountMax).
+  {
+    key: 'count_none',
+    query: { pageSize: '20' },
+    count: 'none',
+    limit: (knex) => pageOnly(knex, FIRST_PAGE, [OWNER]),
+  },
+  {
+    key: 'count_estimated',
+    query: { pageSize: '20' },
+    count: 'estimated',
+    limit: async (knex, d) => {
+      const page = await pageOnly(knex, FIRST_PAGE, [OWNER]);
+      const total = await estimate(knex, d, 'SELECT 1 FROM products WHERE owned_by = ?', [OWNER]);
+      return { ids: page.ids, total };
+    },
+  },
+  {
+    key: 'count_exact_capped',
+    query: { pageSize: '20' },
+    count: 'exact',
+    exactCountMax: 100_000,
+    limit: (knex) =>
+      pageAndCount(
+        knex,
+        `SELECT ${cols} FROM products WHERE owned_by = ? ${ORDER} LIMIT 20`,
         'SELECT COUNT(*) AS total FROM products WHERE owned_by = ?',
         [OWNER],
       ),
   },
 ];
 
-/** Runs the engine as the generated list route does (the caller's rows, exact count). */
-export function engineRun(knex: Knex, resource: ListResource<unknown>, shape: Shape) {
-  const parsed = parseListQuery(resource, shape.query);
-  return async () => {
+/** Runs the engine as the generated list route does (the caller's rows, the shape's count). */
+export function engineRun(
+  knex: Knex,
+  resource: ListResource<unknown>,
+  shape: Shape,
+  start?: Start,
+) {
+  const parsed = parseListQuery(resource, {
+    ...shape.query,
+    ...(start ? { cursor: start.cursor } : {}),
+  });
+  return async (): Promise<Answer> => {
     const page = await runListQuery(knex, resource, parsed, {
       scope: (qb) => qb.where('products.owned_by', OWNER),
+      count: shape.count ?? 'exact',
+      ...(shape.exactCountMax ? { exactCountMax: shape.exactCountMax } : {}),
     });
     return {
       ids: page.items.map((i) => String((i as Row)['id'])),
-      total: Number(page.totalItemCount),
+      total: page.totalItemCount,
     };
   };
 }
@@ -301,8 +444,9 @@ export async function benchLimits(
   const results: LimitResult[] = [];
   const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
   for (const shape of SHAPES) {
-    const engine = engineRun(knex, g.resource, shape);
-    const limit = () => shape.limit(knex, d);
+    const start = await shape.start?.(knex, g.resource);
+    const engine = engineRun(knex, g.resource, shape, start);
+    const limit = () => shape.limit(knex, d, start);
     // Twice: SQLite reads its search indexes on a query's connection, for the next query.
     await engine();
     const [a, b] = [await engine(), await limit()];

@@ -157,8 +157,13 @@ describe('architecture', function () {
   });
 
   it('has no import cycle through type-only imports either, beyond the known ones', () => {
-    const known = new Set(KNOWN_TYPE_CYCLES.map((cycle) => cycle.join(' > ')));
-    expect(typeCircular.filter((cycle) => !known.has(cycle.join(' > ')))).to.deep.equal([]);
+    // A cycle is the same whichever of its files the walk entered it by.
+    const named = (cycle: readonly string[]) => {
+      const first = cycle.indexOf([...cycle].sort()[0]!);
+      return [...cycle.slice(first), ...cycle.slice(0, first)].join(' > ');
+    };
+    const known = new Set(KNOWN_TYPE_CYCLES.map(named));
+    expect(typeCircular.filter((cycle) => !known.has(named(cycle)))).to.deep.equal([]);
   });
 
   it('lets only runtime/src/sql/dialects/ know which database it talks to', () => {

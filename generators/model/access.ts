@@ -13,7 +13,11 @@ const WORDS = ['anyone', 'authenticated'];
 const RULE_FIX = 'write anyone, authenticated, or a list of role names, e.g. [admin, clerk]';
 
 /** The operations `access` may name, in route order. */
-export function accessOperations(methods: readonly MethodModel[], patch: boolean): string[] {
+export function accessOperations(
+  methods: readonly MethodModel[],
+  patch: boolean,
+  softDelete = false,
+): string[] {
   return [
     'list',
     'get',
@@ -21,6 +25,7 @@ export function accessOperations(methods: readonly MethodModel[], patch: boolean
     ...methods.filter((m) => m.kind === 'update').map((m) => m.name.pascal),
     ...(patch ? ['patch'] : []),
     'delete',
+    ...(softDelete ? ['restore'] : []),
     ...methods.filter((m) => m.kind === 'action').map((m) => m.name.pascal),
   ];
 }

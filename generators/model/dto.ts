@@ -46,7 +46,7 @@ export function resolveDto(
     });
   }
   // The owner never leaves the server, so it can be neither read nor filtered, searched or sorted.
-  const shown = stored.filter((f) => f.role !== 'owner');
+  const shown = stored.filter((f) => f.role !== 'owner' && f.name.camel !== 'deletionId');
   if (include) return shown.filter((f) => f.role === 'id' || include.includes(f.name.camel));
   return shown.filter((f) => !exclude?.includes(f.name.camel) || f.role === 'id');
 }

@@ -251,6 +251,16 @@ export const ownerField = (): FieldModel =>
     default: '',
   });
 
+/**
+ * The marks of a soft-deleted row (`softDelete`): when, by whom, and the delete that took it with
+ * its cascade; all null while the row is live.
+ */
+export const deletionFields = (): FieldModel[] => [
+  builtIn('deletedOn', 'date-time', 'deletion', false),
+  builtIn('deletedBy', 'string', 'deletion', false, { maxLength: DEFAULT_STRING_LENGTH }),
+  builtIn('deletionId', 'uuid', 'deletion', false),
+];
+
 export const auditFields = (): FieldModel[] => [
   builtIn('createdBy', 'string', 'audit', true, {
     maxLength: DEFAULT_STRING_LENGTH,

@@ -11,6 +11,8 @@ export interface RelationTarget {
   resource: string;
   folder: string;
   owned: boolean;
+  /** Its rows are soft-deleted: a deleted row is no row to the relations naming it. */
+  softDelete: boolean;
   /**
    * Ids of the rows its seed (or its reference data) creates: what seeds and generated tests of
    * the entities referring to it name.
@@ -18,6 +20,8 @@ export interface RelationTarget {
   rowIds: string[];
   /** Its DELETE route requires an idempotency key. */
   deleteNeedsKey: boolean;
+  /** The roles its DELETE route allows, when its access names them. */
+  deleteRoles: readonly string[];
 }
 
 /** A reference of this entity (`customerId`) and what its nested member (`customer`) shows. */

@@ -36,8 +36,10 @@ const targetOf = (e: EntityModel): RelationTarget => ({
   resource: e.resource,
   folder: e.folder,
   owned: e.owned,
+  softDelete: e.softDelete,
   rowIds: rowIds(e),
   deleteNeedsKey: e.idempotent.includes('Delete'),
+  deleteRoles: Array.isArray(e.access?.delete) ? e.access.delete : [],
 });
 
 /** What a nested member of `target` shows by default: its own short fields the DTO has. */
@@ -99,6 +101,13 @@ function checkEntity(
       continue;
     }
     shown(ref.show, target, path, problems);
+    if (target.softDelete && !e.softDelete && !ref.many && ref.onDelete === 'cascade') {
+      problems.push({
+        path: `${path}.onDelete`,
+        message: `${target.name.pascal} soft-deletes, so its delete would soft-delete the ${e.plural.words} referring to it, but ${e.name.pascal} has no softDelete`,
+        fix: `give ${e.name.pascal} softDelete: true, or use onDelete: restrict or setNull`,
+      });
+    }
     if (ref.joinTable) {
       const join = ref.joinTable;
       const clash = all.find((other) => other.table === join.table);

@@ -5,6 +5,7 @@ import { kebabCase, nameForms, pluralize, snakeCase, withArticle } from '../name
 import { didYouMean, EntitySpecError, type SpecProblem } from './errors.js';
 import {
   auditFields,
+  deletionFields,
   constraintProblems,
   exampleProblems,
   fieldModel,
@@ -145,12 +146,28 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   }
   const audited = spec.audited ?? true;
   const owned = spec.owned ?? false;
+  const softDelete = spec.softDelete ?? false;
   const table = spec.table ?? snakeCase(plural.pascal);
   const declared = resolveFields(spec, problems, {
     pascal: entity.pascal,
     plural: plural.pascal,
     table,
   });
+  // Under soft delete a unique value is unique among live rows, compared exactly: an email's
+  // default gives way, an explicit ignoreCase is refused.
+  if (softDelete) {
+    for (const f of declared.filter((f) => f.ignoreCase)) {
+      const explicit = typeof spec.fields[f.name.camel]?.unique === 'object';
+      if (explicit) {
+        problems.push({
+          path: `fields.${f.name.camel}.unique.ignoreCase`,
+          message: 'is not combined with softDelete: a live row\'s unique value compares exactly',
+          fix: 'use unique: true, or leave softDelete out',
+        });
+      }
+      delete f.ignoreCase;
+    }
+  }
   // A many-to-many is kept in its join table: a field of the entity, but no column of its own.
   const links = declared.filter((f) => f.reference?.many);
   const own = declared.filter((f) => !f.reference?.many);
@@ -159,6 +176,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     ...own,
     ...(owned ? [ownerField()] : []),
     ...(audited ? auditFields() : []),
+    ...(softDelete ? deletionFields() : []),
   ];
   // A reference is named by its relation (`customer`) or its id (`customerId`) alike.
   const fields = new Map(
@@ -222,7 +240,9 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
   problems.push(...listIndexProblems(declared, dto));
   const events = resolveEvents(spec, stored, problems);
   const patch = spec.patch ?? false;
-  const access = resolveAccess(spec.access, accessOperations(methods, patch), problems);
+  const access = resolveAccess(spec.access, accessOperations(methods, patch, softDelete), problems);
+  // Restore (and listing deleted rows) is let through to whom delete is, unless access names it.
+  if (softDelete && access.restore === undefined && access.delete) access.restore = access.delete;
   // PATCH is let through to whom the first update method is, unless access names it.
   const firstUpdate = methods.find((m) => m.kind === 'update');
   const updateRule = firstUpdate ? access[firstUpdate.name.pascal] : undefined;
@@ -278,6 +298,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     ...(referenceData ? { referenceData } : {}),
     rules,
     patch,
+    softDelete,
     ...(Object.keys(access).length > 0 ? { access } : {}),
   };
   // The model is built even so: a run checks it against the app and the other specs as well.

@@ -123,6 +123,7 @@ export const entitySpecSchema = {
     owned: { type: 'boolean', fix: 'use true or false' },
     access: accessSchema,
     patch: { type: 'boolean', fix: 'use true or false' },
+    softDelete: { type: 'boolean', fix: 'use true or false' },
     validate: { type: 'boolean', fix: 'use true or false' },
     searchIndex: { type: 'boolean', fix: 'use true or false' },
     description: { type: 'string' },
@@ -242,7 +243,10 @@ export const entitySpecSchema = {
         required: ['operation', 'fields'],
         additionalProperties: false,
         properties: {
-          operation: { enum: ['Created', 'Updated'], fix: 'use Created or Updated' },
+          operation: {
+            enum: ['Created', 'Updated', 'Deleted', 'Restored'],
+            fix: 'use Created, Updated, Deleted or Restored',
+          },
           fields: names,
           name: pascal,
         },

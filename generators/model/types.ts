@@ -151,7 +151,7 @@ export interface ReferenceDataSpec {
 }
 
 export interface EventSpec {
-  operation: 'Created' | 'Updated';
+  operation: 'Created' | 'Updated' | 'Deleted' | 'Restored';
   fields: string[];
   name?: string;
 }
@@ -198,11 +198,13 @@ export interface EntitySpec {
   access?: AccessSpec;
   /** `PATCH /{id}` (merge patch) setting the create fields sent. @default false */
   patch?: boolean;
+  /** `DELETE` marks the row (deletedOn, deletedBy); `POST /{id}/restore` brings it back. @default false */
+  softDelete?: boolean;
 }
 
 // ---------------------------------------------------------------- the resolved model
 
-export type FieldRole = 'id' | 'field' | 'owner' | 'audit';
+export type FieldRole = 'id' | 'field' | 'owner' | 'audit' | 'deletion';
 
 export interface FieldModel extends Constraints {
   name: NameForms;
@@ -309,7 +311,7 @@ export interface MethodModel {
 }
 
 export interface EventModel {
-  operation: 'Created' | 'Updated';
+  operation: 'Created' | 'Updated' | 'Deleted' | 'Restored';
   fields: string[];
   name?: string;
 }
@@ -348,6 +350,8 @@ export interface EntityModel {
   access?: AccessModel;
   /** Generates `PATCH /{id}` (merge patch) over the patchable fields. */
   patch: boolean;
+  /** A delete marks the row (the `deletion` fields) and `POST /{id}/restore` brings it back. */
+  softDelete: boolean;
   /** Its relations resolved against the rest of its app (relations.ts); absent until then. */
   relations?: EntityRelations;
 }

@@ -31,6 +31,8 @@ export interface TableSnapshot {
   joinTables?: JoinTable[];
   /** The columns of the search index (absent in a schema.json from before search indexes). */
   searchColumns?: string[];
+  /** The unique column groups among live rows of a soft-deleting table (`liveUniqueMigration`). */
+  liveUnique?: string[][];
 }
 
 /** A snapshot whose relations are known. */
@@ -70,6 +72,7 @@ export function tableSnapshot(model: EntityModel): FullSnapshot {
     foreignKeys: view.foreignKeys,
     joinTables: view.joinTables,
     searchColumns: view.searchColumns,
+    liveUnique: view.liveUnique,
     sequences: model.fields
       .filter((f) => f.sequence)
       .map((f) => ({

@@ -6,7 +6,7 @@ import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
 import type { FullSnapshot, NumberedColumn } from './base.js';
 import { diffJoinTables } from './diff-joins.js';
-import { diffSearch, type SearchIndex } from './diff-search.js';
+import { diffLiveUnique, diffSearch, type LiveUnique, type SearchIndex } from './diff-search.js';
 
 export type SchemaChange =
   | { kind: 'add'; column: Column; restore?: boolean }
@@ -22,7 +22,9 @@ export type SchemaChange =
   | { kind: 'addJoinTable'; joinTable: JoinTable }
   | { kind: 'dropJoinTable'; joinTable: JoinTable }
   | { kind: 'addSearch'; search: SearchIndex }
-  | { kind: 'dropSearch'; search: SearchIndex };
+  | { kind: 'dropSearch'; search: SearchIndex }
+  | { kind: 'addLiveUnique'; unique: LiveUnique }
+  | { kind: 'dropLiveUnique'; unique: LiveUnique };
 
 /** Data a change may lose (or a migration refuse), and how to proceed. */
 export interface DataRisk {
@@ -274,10 +276,12 @@ export function diffTables(
   }
   const altered = [...unhookKeys, ...unhook, ...renames, ...columns, ...drops, ...relations];
   const search = diffSearch(before, after, altered.length > 0);
+  const live = diffLiveUnique(before, after, altered.length > 0);
   return {
     // A foreign key goes before its column's index: MySQL keeps the index while the key needs it.
     changes: [
       ...search.drop.map((i): SchemaChange => ({ kind: 'dropSearch', search: i })),
+      ...live.drop.map((unique): SchemaChange => ({ kind: 'dropLiveUnique', unique })),
       ...unhookKeys,
       ...unhook,
       ...renames,
@@ -288,6 +292,7 @@ export function diffTables(
       ...relations,
       ...sequences,
       ...search.add.map((i): SchemaChange => ({ kind: 'addSearch', search: i })),
+      ...live.add.map((unique): SchemaChange => ({ kind: 'addLiveUnique', unique })),
     ],
     risks,
   };

@@ -63,6 +63,10 @@ export function summarize(changes: readonly SchemaChange[]): string[] {
         return `+ search index (${c.search.columns.join(', ')})`;
       case 'dropSearch':
         return `- search index (${c.search.columns.join(', ')})`;
+      case 'addLiveUnique':
+        return `+ unique among live rows (${c.unique.columns.join(', ')})`;
+      case 'dropLiveUnique':
+        return `- unique among live rows (${c.unique.columns.join(', ')})`;
     }
   });
 }
@@ -123,6 +127,7 @@ export function alterMigrationView(
     summary: summarize(changes),
     sequenceImports: imports.join(', '),
     databaseImports: [
+      ...(all.some((s) => 'liveUnique' in s) ? ['liveUniqueMigration'] : []),
       ...(all.some((s) => 'searchIndex' in s) ? ['searchIndexMigration'] : []),
       ...(all.some(
         (s) =>

@@ -147,6 +147,12 @@ function builders(
         : `-- unique index of ${table}.${c}${ignoreCase ? ' ignoring case' : ''} dropped (@slicekit/runtime/database uniqueIndexMigration)`,
     ];
   }
+  if ('liveUnique' in step) {
+    const { columns, up } = step.liveUnique;
+    return [
+      `-- unique index over live rows (${columns.join(', ')}) ${up ? 'created' : 'dropped'} (@slicekit/runtime/database liveUniqueMigration)`,
+    ];
+  }
   if ('number' in step) {
     return [
       `-- each row of ${step.number.table} without ${step.number.column} numbered by its sequence`,

@@ -53,6 +53,8 @@ export type Step =
   | { uniqueIndex: UniqueTextIndex & { up: boolean } }
   /** The table's search index made over `columns` (`up`) or dropped. */
   | { searchIndex: { table: string; columns: string[]; up: boolean } }
+  /** A unique index over the live rows of a soft-deleting table, made (`up`) or dropped. */
+  | { liveUnique: { table: string; columns: string[]; up: boolean } }
   /** Existing rows numbered by the sequence, oldest first. */
   | {
       number: {

@@ -135,6 +135,10 @@ function inverse(change: SchemaChange): SchemaChange {
       return { kind: 'dropSearch', search: change.search };
     case 'dropSearch':
       return { kind: 'addSearch', search: change.search };
+    case 'addLiveUnique':
+      return { kind: 'dropLiveUnique', unique: change.unique };
+    case 'dropLiveUnique':
+      return { kind: 'addLiveUnique', unique: change.unique };
   }
 }
 
@@ -264,6 +268,14 @@ function forward(
       case 'dropSearch':
         note(`search index dropped: ${change.search.columns.join(', ')}`);
         steps.push({ searchIndex: { ...change.search, up: false } });
+        break;
+      case 'addLiveUnique':
+        note(`unique among live rows: ${change.unique.columns.join(', ')}`);
+        steps.push({ liveUnique: { ...change.unique, up: true } });
+        break;
+      case 'dropLiveUnique':
+        note(`unique among live rows dropped: ${change.unique.columns.join(', ')}`);
+        steps.push({ liveUnique: { ...change.unique, up: false } });
         break;
     }
   }

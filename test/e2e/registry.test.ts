@@ -19,7 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { productSpec } from '../../scripts/generate.js';
-import { packedPackages } from '../publish/packed.js';
+import { packPackages } from '../publish/packed.js';
 import { uniqueName, useDatabase, type Dialect } from '../support/services.js';
 import { deleteStream, localSettings, readCompose } from './support/containers.js';
 import { buildWithoutDocker, handOver, unprivileged } from './support/dockerfile.js';
@@ -76,7 +76,7 @@ describe('the published form, installed from a local registry', function () {
     expect(relative(repoRoot, home).startsWith('..'), `${home} is outside the checkout`).to.equal(
       true,
     );
-    const { runtime, slicekit } = await timed('pack both packages', async () => packedPackages());
+    const { runtime, slicekit } = await timed('pack both packages', () => packPackages());
     version = slicekit.version;
     registry = await timed('start the registry', () => startRegistry(home, uplink));
     const prebuild = betterSqlitePrebuild(home);

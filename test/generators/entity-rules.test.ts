@@ -1,27 +1,11 @@
 // Declared rules (`rules: [dueOn > loanedOn, extensions <= 2]`) and increment/decrement effects:
-// resolved against the spec's fields, every mistake reported with the others; a generated Loan
-// app keeps them (422 from the request, 409 from the row's state), documents them in OpenAPI, and
-// its own generated tests (samples keeping every rule, a test breaking each) pass on SQLite,
-// PostgreSQL and MySQL.
+// resolved against the spec's fields, every mistake reported with the others. The generated Loan
+// app's checks (422 from the request, 409 from the row's state), its OpenAPI and its own tests
+// (samples keeping every rule, a test breaking each) are in feature-app.test.ts (fixtures/rules).
 import { expect } from 'chai';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildOpenApiDocument, type SliceDescription } from '@slicekit/runtime/openapi';
-import { generateApp } from './support/generated-app.js';
 import { EntitySpecError, type SpecProblem } from '../../generators/model/errors.js';
 import { resolveSpec } from '../../generators/model/resolve.js';
 import type { EntitySpec } from '../../generators/model/types.js';
-import { run } from '../e2e/support/processes.js';
-import { appEnv, scratchFolder } from '../e2e/support/workspace.js';
-import {
-  requireService,
-  serviceUrls,
-  uniqueName,
-  withDatabase,
-  type Dialect,
-} from '../support/services.js';
-
-const loanSpec = fileURLToPath(new URL('./fixtures/rules/loan.yaml', import.meta.url));
 
 const fields: EntitySpec['fields'] = {
   title: { type: 'string', required: true },
@@ -99,52 +83,4 @@ describe('entity spec: declared rules and steps', () => {
       'has set and increment',
     );
   });
-});
-
-describe('a generated app with declared rules', function () {
-  this.timeout(240_000);
-  const databases: readonly Dialect[] = ['sqlite', 'postgres', 'mysql'];
-  let scratch: ReturnType<typeof scratchFolder>;
-  const appDir = (database: Dialect) => join(scratch.path, database);
-
-  before(async () => {
-    scratch = scratchFolder('entity-rules');
-    for (const database of databases) {
-      await generateApp(appDir(database), { name: 'library', database, specFile: loanSpec });
-    }
-  });
-  after(() => scratch?.remove());
-
-  it('documents each rule in OpenAPI: 422 for a request breaking it, 409 for the state', async () => {
-    const file = join(appDir('sqlite'), 'src/slices/loans/loan.openapi.ts');
-    const { loanOpenApi } = (await import(pathToFileURL(file).href)) as {
-      loanOpenApi: SliceDescription;
-    };
-    const paths = buildOpenApiDocument([loanOpenApi]).paths as Record<
-      string,
-      Record<string, { responses: Record<string, { description: string }> }>
-    >;
-    const create = paths['/v1/loans']!.post!.responses;
-    expect(create['422']!.description).to.contain('loan.dueOn.gt.loanedOn');
-    const extend = paths['/v1/loans/{id}/extend']!.post!.responses;
-    expect(extend['422']!.description).to.contain('loan.dueOn.gt.loanedOn');
-    expect(extend['409']!.description).to.contain('loan.extensions.lte.2');
-  });
-
-  for (const database of databases) {
-    it(`passes its own generated tests on ${database}`, async function () {
-      if (database !== 'sqlite') await requireService(this, database);
-      const url =
-        database === 'sqlite'
-          ? undefined
-          : withDatabase(serviceUrls[database], uniqueName('loans'));
-      const output = await run('npm', ['test'], {
-        cwd: appDir(database),
-        env: appEnv(url ? { DATABASE_URL: url } : {}),
-      });
-      expect(output).to.match(/declared rules/);
-      expect(output).to.match(/\d+ passing/);
-      expect(output).not.to.match(/\d+ failing/);
-    });
-  }
 });

@@ -161,6 +161,28 @@ describe('entity spec: relations', () => {
     expect(checkAll(category)[0]!.relations!.references).to.have.length(1);
   });
 
+  it('refuses a cascade from a soft-deleting entity to one without softDelete, naming the fix', () => {
+    const soft = { ...customer, softDelete: true };
+    const cascade = order({
+      customer: { type: 'reference', entity: 'Customer', required: true, onDelete: 'cascade' },
+    });
+    let error: EntitySpecError | undefined;
+    try {
+      checkAll(soft, cascade);
+    } catch (e) {
+      error = e as EntitySpecError;
+    }
+    expect(error!.problems).to.deep.equal([
+      {
+        path: 'fields.customer.onDelete',
+        message:
+          'Customer soft-deletes, so its delete would soft-delete the orders referring to it, but Order has no softDelete',
+        fix: 'give Order softDelete: true, or use onDelete: restrict or setNull',
+      },
+    ]);
+    expect(checkAll(soft, { ...cascade, softDelete: true })).to.have.length(2);
+  });
+
   it('defers a collection of an entity not generated yet, and checks it once it is', () => {
     const withLines: EntitySpec = {
       ...order({ status: { type: 'string' } }),

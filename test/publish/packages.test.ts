@@ -14,7 +14,12 @@ import {
   resolvesInside,
   type ImportSite,
 } from './imports.js';
-import { packedPackages, type PackedManifest, type UnpackedPackage } from './packed.js';
+import {
+  packPackages,
+  packedPackages,
+  type PackedManifest,
+  type UnpackedPackage,
+} from './packed.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -115,7 +120,7 @@ function describePackage(
 describe('published packages', function () {
   // The first use packs both packages: two clean TypeScript builds.
   this.timeout(180_000);
-  before(() => packedPackages());
+  before(() => packPackages());
 
   describePackage('@slicekit/runtime', () => packedPackages().runtime);
   // dist/templates/ holds the generated app's own files: the app's package.json declares those.

@@ -1,7 +1,15 @@
 // The two tarballs a release would publish, made once per test run by scripts/pack.ts (a clean
 // build of each package) in a temporary folder outside the checkout, and unpacked for reading.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pack, type PackedPackage } from '../../scripts/pack.js';
@@ -26,7 +34,7 @@ export interface UnpackedPackage extends PackedPackage {
 }
 
 export interface Packed {
-  /** The temporary folder holding the tarballs (removed when the test process exits). */
+  /** The temporary folder holding the unpacked packages (removed when the process exits). */
   folder: string;
   runtime: UnpackedPackage;
   slicekit: UnpackedPackage;
@@ -44,17 +52,69 @@ function unpack(tarball: PackedPackage, into: string): UnpackedPackage {
   return { ...tarball, dir, manifest };
 }
 
-/** Packs both packages on the first call (about half a minute) and returns the same result after. */
-export function packedPackages(): Packed {
-  if (!packed) {
+/**
+ * The tarballs of this test run. In `npm test` the global setup names a folder for the run
+ * (SLICEKIT_TEST_PACK): the first suite to ask packs into it, holding its lock, and the suites of
+ * the other worker wait for that result instead of packing again. Alone, a suite packs for itself.
+ */
+async function tarballs(): Promise<[PackedPackage, PackedPackage]> {
+  const shared = process.env.SLICEKIT_TEST_PACK;
+  if (!shared) {
     const folder = mkdtempSync(join(tmpdir(), 'slicekit-pack-'));
     process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
-    const [runtime, slicekit] = pack(folder);
+    return pack(folder);
+  }
+  const result = join(shared, 'packed.json');
+  const failure = join(shared, 'failed.txt');
+  let packer = true;
+  try {
+    mkdirSync(join(shared, 'lock'), { recursive: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    packer = false;
+  }
+  if (packer) {
+    try {
+      const packages = pack(join(shared, 'tarballs'));
+      writeFileSync(`${result}.tmp`, JSON.stringify(packages));
+      renameSync(`${result}.tmp`, result);
+      return packages;
+    } catch (error) {
+      writeFileSync(failure, String((error as Error).stack ?? error));
+      throw error;
+    }
+  }
+  // Packing takes two clean TypeScript builds; the suite's own timeout bounds the wait.
+  for (;;) {
+    if (existsSync(result)) {
+      return JSON.parse(readFileSync(result, 'utf8')) as [PackedPackage, PackedPackage];
+    }
+    if (existsSync(failure)) {
+      throw new Error(
+        `packing both packages failed in another suite:\n${readFileSync(failure, 'utf8')}`,
+      );
+    }
+    await new Promise((done) => setTimeout(done, 250));
+  }
+}
+
+/** Packs both packages (or waits for the run's tarballs) on the first call, unpacked for reading. */
+export async function packPackages(): Promise<Packed> {
+  if (!packed) {
+    const [runtime, slicekit] = await tarballs();
+    const folder = mkdtempSync(join(tmpdir(), 'slicekit-unpacked-'));
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
     packed = {
       folder,
       runtime: unpack(runtime, join(folder, 'runtime')),
       slicekit: unpack(slicekit, join(folder, 'slicekit')),
     };
   }
+  return packed;
+}
+
+/** What `packPackages` made, once it has (in a `before` hook). */
+export function packedPackages(): Packed {
+  if (!packed) throw new Error('packPackages() has not run: call it in a before hook');
   return packed;
 }

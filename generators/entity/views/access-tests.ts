@@ -83,6 +83,24 @@ export function accessTestsView(
     tail: '',
     requiresKey: requiresKey.delete,
   });
-  const everyRole = [...new Set(Object.values(access).flatMap((r) => (Array.isArray(r) ? r : [])))];
-  return { accessTests: tests, everyRole, hasAccess: base.access.length > 0 };
+  if (model.softDelete) {
+    add({
+      operation: 'restore',
+      title: `POST ${apiPath}/{id}/restore`,
+      httpMethod: 'post',
+      onItem: true,
+      tail: '/restore',
+      requiresKey: requiresKey.delete,
+    });
+  }
+  // The test's callers also delete the rows its references name (what onDelete does).
+  const parents = (model.relations?.references ?? []).flatMap((r) => r.target.deleteRoles);
+  const everyRole = [
+    ...new Set([...Object.values(access).flatMap((r) => (Array.isArray(r) ? r : [])), ...parents]),
+  ];
+  return {
+    accessTests: tests,
+    everyRole,
+    hasAccess: base.access.length > 0 || everyRole.length > 0,
+  };
 }

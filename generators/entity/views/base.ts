@@ -68,6 +68,8 @@ export interface SliceBase {
   collection: string;
   isAudited: boolean;
   isOwned: boolean;
+  /** A delete marks the row; `POST /{id}/restore` brings it back. */
+  softDelete: boolean;
   validate: boolean;
   hasEvents: boolean;
   hasReferenceData: boolean;
@@ -156,6 +158,7 @@ export function sliceBase(model: EntityModel): SliceBase {
     collection,
     isAudited: model.audited,
     isOwned: model.owned,
+    softDelete: model.softDelete,
     validate: model.validate,
     hasEvents: model.events.length > 0,
     hasReferenceData: model.referenceData !== undefined,

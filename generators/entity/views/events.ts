@@ -8,9 +8,9 @@ import { withArticle } from '../../names.js';
 export function eventNameOf(model: EntityModel, event: EventModel): string {
   if (event.name) return event.name;
   const pascal = (n: string) => n.charAt(0).toUpperCase() + n.slice(1);
-  return event.operation === 'Created'
-    ? `${model.name.pascal}Created`
-    : `${model.name.pascal}${event.fields.map(pascal).join('')}Updated`;
+  return event.operation === 'Updated'
+    ? `${model.name.pascal}${event.fields.map(pascal).join('')}Updated`
+    : `${model.name.pascal}${event.operation}`;
 }
 
 /** The declarations, and each event's name and payload members for the doc comment. */
@@ -20,9 +20,9 @@ export function eventsView(model: EntityModel, base: SliceBase) {
     eventTypes: model.events.map((event) => ({
       name: eventNameOf(model, event),
       doc:
-        event.operation === 'Created'
-          ? `${withArticle(model.name.words)} was created.`
-          : `${event.fields.join(', ')} changed.`,
+        event.operation === 'Updated'
+          ? `${event.fields.join(', ')} changed.`
+          : `${withArticle(model.name.words)} was ${event.operation.toLowerCase()}.`,
       // The id first, which every payload carries.
       members: [
         { name: 'id' },

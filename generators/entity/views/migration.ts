@@ -66,7 +66,8 @@ function indexes(model: EntityModel): TableIndex[] {
       : []),
     // A sequence never hands out a value twice, and a unique field holds each value once: the
     // index says so (and finds a row by it).
-    ...model.fields.filter((f) => f.sequence || f.unique).map(uniqueIndex),
+    // (Under soft delete, a unique field's value is unique among live rows: see liveUnique.)
+    ...model.fields.filter((f) => f.sequence || (f.unique && !model.softDelete)).map(uniqueIndex),
     // A reference column is looked up to list, check and delete rows by their referenced row; a
     // filterable field is looked up by its value; a sortable one is read in order, id breaking
     // ties as in the list's order.
@@ -88,6 +89,16 @@ export function searchColumns(model: EntityModel): string[] {
   return model.searchIndex ? model.dto.filter(isSearchedText).map((f) => f.column) : [];
 }
 
+/**
+ * The unique fields of a soft-deleting entity, each unique among its live rows only (the
+ * runtime's liveUniqueMigration: a partial unique index on PostgreSQL and SQLite, a unique index
+ * over a generated live marker on MySQL), so a deleted row's value can be taken again.
+ */
+export function liveUniqueColumns(model: EntityModel): string[][] {
+  if (!model.softDelete) return [];
+  return model.fields.filter((f) => f.unique && !f.sequence).map((f) => [f.column]);
+}
+
 export function migrationView(model: EntityModel, base: SliceBase, migrationName: string) {
   return {
     ...base,
@@ -95,6 +106,7 @@ export function migrationView(model: EntityModel, base: SliceBase, migrationName
     columns: model.fields.map(column),
     indexes: indexes(model),
     databaseImports: [
+      ...(liveUniqueColumns(model).length ? ['liveUniqueMigration'] : []),
       ...(searchColumns(model).length ? ['searchIndexMigration'] : []),
       ...(indexes(model).some((i) => i.text) ? ['uniqueIndexMigration'] : []),
     ].join(', '),
@@ -110,6 +122,7 @@ export function migrationView(model: EntityModel, base: SliceBase, migrationName
         : [],
     ),
     searchColumns: searchColumns(model),
+    liveUnique: liveUniqueColumns(model),
     sequences: model.fields.filter((f) => f.sequence).map(sequenceOptions),
     foreignKeys: foreignKeys(model),
     joinTables: joinTables(model),

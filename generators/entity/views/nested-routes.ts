@@ -42,6 +42,6 @@ export function nestedRoutes(model: EntityModel) {
   return {
     nestedRoutes: routes,
     parentImports,
-    importsOwnTable: model.owned || routes.some((r) => r.parentTable === own),
+    importsOwnTable: model.owned || model.softDelete || routes.some((r) => r.parentTable === own),
   };
 }

@@ -20,6 +20,7 @@ export function referenceDataView(model: EntityModel, base: SliceBase) {
             column: f.column,
             value: { value: stableUuid(`${seed}:reference:${identity}`) },
           };
+        if (f.role === 'deletion') return { column: f.column, value: { value: null } };
         if (f.role === 'audit')
           return {
             column: f.column,

@@ -55,6 +55,9 @@ export function relationTestsView(
         targetWords: target.name.words,
         aTarget: `${/^[aeiou]/.test(target.name.words) ? 'an' : 'a'} ${target.name.words}`,
         owned: target.owned,
+        // A soft-deleting target: a reference to its deleted row is 422; setNull keeps the id.
+        targetSoft: target.softDelete,
+        targetTable: target.table,
         parentId: createBody[name],
         unknownBody: { ...createBody, [name]: UNKNOWN_ID },
         orderBy: show[0] ? `${relation}.${show[0].name.camel}` : `${relation}.id`,

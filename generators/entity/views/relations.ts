@@ -12,6 +12,8 @@ export { hasRelations };
 
 /** The owner column of an owned entity's table (generators/model/fields.ts `ownerField`). */
 const OWNER_COLUMN = 'owned_by';
+/** The deleted-on column of a soft-deleting entity's table (`deletionFields`). */
+const DELETED_COLUMN = 'deleted_on';
 
 /** One DTO member of a relation: its name, schema, list-query mapping and doc line. */
 export interface RelationMember {
@@ -26,15 +28,20 @@ function rowSchema(show: readonly FieldModel[]): Record<string, unknown> {
   return dtoSchema([idField(), ...show]);
 }
 
-const owner = (target: RelationTarget) => (target.owned ? { ownerColumn: OWNER_COLUMN } : {});
+/** The columns keeping a related table to the rows the caller may see: its own, the live ones. */
+const owner = (target: RelationTarget) => ({
+  ...(target.owned ? { ownerColumn: OWNER_COLUMN } : {}),
+  ...(target.softDelete ? { deletedColumn: DELETED_COLUMN } : {}),
+});
 
 /** Every relation member of `model`'s DTO: references, then collections, then many-to-manys. */
 export function relationMembers(model: EntityModel): RelationMember[] {
   const relations = model.relations;
   if (!relations) return [];
   const references = relations.references.map(({ field, target, show }): RelationMember => {
-    // Null without a referenced row, or when it is another caller's row of an owned entity.
-    const nullable = !field.required || target.owned;
+    // Null without a referenced row, or when it is another caller's row of an owned entity (or
+    // a deleted one, listed with the deleted rows referring to it).
+    const nullable = !field.required || target.owned || target.softDelete;
     const schema = rowSchema(show);
     return {
       name: field.reference!.name.camel,

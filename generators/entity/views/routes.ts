@@ -18,7 +18,15 @@ function byKind<M extends MethodBase>(methods: M[]) {
 }
 
 export function routesView(model: EntityModel, base: SliceBase) {
-  return { ...base, ...byKind(base.methods), ...nestedRoutes(model) };
+  return {
+    ...base,
+    ...byKind(base.methods),
+    ...nestedRoutes(model),
+    // The list reads through callerRows: the caller's own rows, the live ones.
+    listScoped: model.owned || model.softDelete,
+    // Listing deleted rows is for the callers restore allows.
+    deletedGuard: model.softDelete && base.guarded['restore'] === true,
+  };
 }
 
 export function openApiView(model: EntityModel, base: SliceBase) {

@@ -21,6 +21,7 @@ function seedValue(
   if (numbered) return { next: numbered.next, sequence: numbered.constName };
   if (f.role === 'id') return { value: stableUuid(`${seed}:row:${i}`) };
   if (f.role === 'owner') return { value: '' };
+  if (f.role === 'deletion') return { value: null };
   if (f.role === 'audit') return f.type === 'date-time' ? { variable: 'now' } : { value: 'seed' };
   if (f.reference) {
     // The referenced entity's rows, seeded first; a reference to its own entity stays empty.

@@ -6,6 +6,7 @@ import { keepRules } from '../rule-samples.js';
 import { alignDatesWithStatus } from '../status-dates.js';
 import { accessTestsView } from './access-tests.js';
 import { patchTestsView } from './patch-tests.js';
+import { softDeleteTestsView } from './soft-delete-tests.js';
 import { eachMethod, type SliceBase } from './base.js';
 import { eventNameOf } from './events.js';
 import { referenceSample, relationTestsView } from './relation-tests.js';
@@ -186,7 +187,7 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
   ].find((group) => group.every((f) => createNames.has(f.name.camel)));
 
   const caseVariant = caseVariantBody(model, createBody, samples[1]!);
-
+  const access = accessTestsView(model, base, methods);
   const relationTests = relationTestsView(model, base, (row) =>
     validBody(model, model.create, row, unique),
   );
@@ -194,10 +195,14 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     ...base,
     ...relationTests,
     methods,
-    ...accessTestsView(model, base, methods),
+    ...access,
     ...patchTestsView(model, createExpected, samples[1]!, caseVariant),
+    ...softDeleteTestsView(
+      model,
+      duplicateGroup?.map((f) => f.name.camel),
+    ),
     // Callers are signed tokens: owners of rows, holders of roles.
-    usesBearer: relationTests.usesBearer || base.access.length > 0,
+    usesBearer: relationTests.usesBearer || base.access.length > 0 || access.hasAccess,
     ...ruleTestsView(model, methods),
     ...ruleBreaksView(
       model,

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { ProblemError } from '../http/problem.js';
 import { problemKinds } from '../http/problem-kinds.js';
 import { dialectFor, isDatabaseError } from '../sql/dialects/index.js';
+import { liveRowsOnly } from './owner.js';
 import type { EntityTable } from './table.js';
 
 export const DUPLICATE_TYPE = problemKinds['crud.duplicate'].type;
@@ -32,7 +33,8 @@ export async function duplicateProblem(
 ): Promise<ProblemError> {
   const dialect = dialectFor(knex);
   for (const group of table.unique) {
-    const query = knex(table.table).whereNot(table.idColumn, id);
+    // A soft-deleted row holds its values without holding them against the live rows.
+    const query = liveRowsOnly(knex(table.table), table).whereNot(table.idColumn, id);
     for (const field of group) {
       const value = row[field.column];
       // Text as its index compares it (exactly, or ignoring case); other values as they are.

@@ -21,10 +21,13 @@ export {
   checkId,
   deleteEntity,
   insertEntity,
+  liveRowsOnly,
   loadEntity,
   loadRow,
   visibleRows,
+  type DeletedRows,
 } from './repository.js';
+export { restoreEntity } from './restore.js';
 export { nestedListHandler, type NestedListOptions } from './nested.js';
 export { sendEntity } from '../http/entity-tag.js';
 export {
@@ -32,13 +35,21 @@ export {
   isForeignKeyViolation,
   STILL_REFERENCED_TYPE,
 } from './references.js';
-export { callerRows, crudRoute, describeMapped, mappedOps, principalOf } from './routes.js';
+export {
+  callerRows,
+  crudRoute,
+  deletedRowsAccess,
+  describeMapped,
+  mappedOps,
+  principalOf,
+} from './routes.js';
 export { RULE_VIOLATION_TYPE, ruleViolated } from './rules.js';
 export { mergePatchBody, MERGE_PATCH_MEDIA_TYPE, PATCH_MEDIA_TYPES } from './patch.js';
 export { sliceRoute, type BodyOf, type SliceCall, type SliceCallWithBody } from './slice-route.js';
 export {
   AUDIT_FIELDS,
   defineEntityTable,
+  SOFT_DELETE_FIELDS,
   type EntityTable,
   type EntityTableDefinition,
   type FieldKind,

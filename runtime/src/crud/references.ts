@@ -8,7 +8,8 @@ import type { Knex } from 'knex';
 import { ProblemError } from '../http/problem.js';
 import { problemKinds } from '../http/problem-kinds.js';
 import { isDatabaseError } from '../sql/dialects/index.js';
-import { ownRowsOnly } from './owner.js';
+import { deletionMarks, MAX_CASCADE_DEPTH, type SoftDeletion } from './deletion.js';
+import { liveRowsOnly, ownRowsOnly } from './owner.js';
 import { linksTo, referencesTo } from './referencing.js';
 import type { EntityTable } from './table.js';
 
@@ -45,7 +46,7 @@ async function visibleIds(
 ): Promise<Set<string>> {
   const wellFormed = ids.filter((id): id is string => typeof id === 'string' && UUID.test(id));
   if (wellFormed.length === 0) return new Set();
-  const found = (await ownRowsOnly(db(target.table), target, principal)
+  const found = (await liveRowsOnly(ownRowsOnly(db(target.table), target, principal), target)
     .whereIn(`${target.table}.${target.idColumn}`, wellFormed)
     .pluck(`${target.table}.${target.idColumn}`)) as unknown[];
   return new Set(found.map((id) => String(id).toLowerCase()));
@@ -53,7 +54,7 @@ async function visibleIds(
 
 /**
  * Refuses (422) a row whose references name rows the caller may not see: another caller's row of
- * an owned table is as unknown as a missing one. Only what changed since `before` (the stored row
+ * an owned table, or a soft-deleted row, is as unknown as a missing one. Only what changed since `before` (the stored row
  * of a change) is checked. Reference columns of `row` and id lists of `entity` are lower-cased.
  */
 export async function checkReferences(
@@ -158,48 +159,68 @@ function stillReferenced(
   );
 }
 
-/** Levels of cascades followed here; deeper ones are left to the database's own foreign keys. */
-const MAX_CASCADE_DEPTH = 16;
+/** The rows of `child` whose `column` names one of `ids`, live only under a soft delete. */
+function referring(
+  db: Db,
+  child: EntityTable<unknown>,
+  column: string,
+  ids: readonly unknown[],
+  soft: boolean,
+) {
+  const query = db(child.table).whereIn(`${child.table}.${column}`, ids as Knex.Value[]);
+  return soft ? liveRowsOnly(query, child) : query;
+}
 
 /**
  * Before rows `ids` of `table` are deleted: refuses (409) while a `restrict` reference names one
  * of them, clears `setNull` references, deletes `cascade` rows (and what refers to those, the same
  * way) and the join rows naming them. Runs in the delete's transaction.
+ *
+ * Under a soft delete (`soft`, the marks the rows get): `restrict` counts live rows only,
+ * `cascade` soft-deletes the live rows referring to them with the same marks (a table without
+ * soft delete there is a definition mistake, thrown), and `setNull` references and join rows are
+ * kept, so a restore finds everything as it was (a reference to a deleted row reads as none).
  */
 export async function applyDeleteRules(
   db: Db,
   table: EntityTable<unknown>,
   ids: readonly unknown[],
+  soft?: SoftDeletion,
   depth = 0,
 ): Promise<void> {
-  const referring = referencesTo(table);
+  const referrers = referencesTo(table);
   const restricting = [];
-  for (const { table: child, reference } of referring) {
+  for (const { table: child, reference } of referrers) {
     if (reference.onDelete !== 'restrict') continue;
     const own = child === table ? ids : [];
-    const row = await db(child.table)
-      .whereIn(reference.column, ids as Knex.Value[])
-      .whereNotIn(child.idColumn, own as Knex.Value[])
-      .first(child.idColumn);
+    const row = await referring(db, child, reference.column, ids, soft !== undefined)
+      .whereNotIn(`${child.table}.${child.idColumn}`, own as Knex.Value[])
+      .first(`${child.table}.${child.idColumn}`);
     if (row) restricting.push({ entity: child.entityName, field: reference.property });
   }
   if (restricting.length > 0) throw stillReferenced(table, ids, restricting);
-  for (const { table: child, reference } of referring) {
-    if (reference.onDelete === 'setNull') {
+  for (const { table: child, reference } of referrers) {
+    if (reference.onDelete === 'setNull' && !soft) {
       await db(child.table)
         .whereIn(reference.column, ids as Knex.Value[])
         .update({ [reference.column]: null });
     } else if (reference.onDelete === 'cascade' && depth < MAX_CASCADE_DEPTH) {
-      const childIds = (await db(child.table)
-        .whereIn(reference.column, ids as Knex.Value[])
-        .pluck(child.idColumn)) as unknown[];
+      if (soft && !child.deletedColumn) {
+        throw new Error(
+          `${table.entityName} soft-deletes but ${child.entityName}.${reference.property} cascades ` +
+            `to a table without soft delete; give ${child.entityName} softDelete: true or use onDelete: restrict`,
+        );
+      }
+      const childIds = (await referring(db, child, reference.column, ids, soft !== undefined).pluck(
+        `${child.table}.${child.idColumn}`,
+      )) as unknown[];
       if (childIds.length === 0) continue;
-      await applyDeleteRules(db, child, childIds, depth + 1);
-      await db(child.table)
-        .whereIn(child.idColumn, childIds as Knex.Value[])
-        .delete();
+      await applyDeleteRules(db, child, childIds, soft, depth + 1);
+      const rows = db(child.table).whereIn(child.idColumn, childIds as Knex.Value[]);
+      await (soft ? rows.update(deletionMarks(child, soft)) : rows.delete());
     }
   }
+  if (soft) return;
   for (const { link, column } of linksTo(table)) {
     await db(link.joinTable)
       .whereIn(column, ids as Knex.Value[])

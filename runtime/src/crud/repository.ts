@@ -2,16 +2,18 @@
 // ownership, row locks, entity tags and declared events. A change runs in one transaction and
 // answers with the row as stored, so the DTO shows exactly what the database kept (decimals, time
 // precision), and the events it raises are written to the outbox in that same transaction.
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { dialectFor } from '../sql/dialects/index.js';
 import { retryOnConflict, transactionWithRetry } from '../database/transaction.js';
-import { createdEvents, updatedEvents, type EntityEvents } from '../events/declared.js';
+import { rowEvents, updatedEvents, type EntityEvents } from '../events/declared.js';
 import { recordEvents } from '../events/record.js';
 import { ifMatchHolds, withEntityTag } from '../http/entity-tag.js';
 import { ProblemError } from '../http/problem.js';
 import { asCaller, type Caller } from './caller.js';
 import { refusingDuplicates } from './duplicates.js';
-import { ownRowsOnly, visibleRows } from './owner.js';
+import { liveRowsOnly, ownRowsOnly, visibleRows, type DeletedRows } from './owner.js';
+import { deletionMarks } from './deletion.js';
 import {
   applyDeleteRules,
   checkReferences,
@@ -23,7 +25,7 @@ import {
 import { notFound, preconditionFailed } from './errors.js';
 import type { EntityTable } from './table.js';
 
-export { ownRowsOnly, visibleRows };
+export { liveRowsOnly, ownRowsOnly, visibleRows, type DeletedRows };
 
 type Row = Record<string, unknown>;
 type Db = Knex | Knex.Transaction;
@@ -75,16 +77,17 @@ export async function loadRow(
  * carrying its entity tag when `tagged` (a row answered to the caller: the tag is computed once
  * per response, and not for a row only changed).
  */
-async function findRow(
+export async function findRow(
   db: Db,
   table: EntityTable<unknown>,
   id: string,
   principal: string,
   lock: boolean,
   tagged: boolean,
+  deleted: DeletedRows = 'exclude',
 ): Promise<Row> {
   const key = checkId(table, id);
-  const query = visibleRows(db, table, principal).where(table.idColumn, key);
+  const query = visibleRows(db, table, principal, deleted).where(table.idColumn, key);
   if (lock) dialectFor(db).lockRows(query);
   const row = (await query.first()) as Row | undefined;
   if (!row) throw notFound(table.entityName, id);
@@ -92,7 +95,7 @@ async function findRow(
 }
 
 /** Refuses the change of `row` when the caller's `If-Match` does not match its entity tag (412). */
-function checkPrecondition(
+export function checkPrecondition(
   table: EntityTable<unknown>,
   id: string,
   row: Row,
@@ -124,7 +127,7 @@ function idOf<E>(table: EntityTable<E>, entity: E): string {
   return String((entity as Row)[table.idProperty]);
 }
 
-function eventsOf(table: EntityTable<unknown>): EntityEvents | undefined {
+export function eventsOf(table: EntityTable<unknown>): EntityEvents | undefined {
   if (table.events.length === 0) return undefined;
   return { entity: table.entityName, idField: table.idProperty, declarations: table.events };
 }
@@ -166,7 +169,7 @@ export async function insertEntity<E>(
         await saveLinks(trx, any, target, id);
         const row = await findRow(trx, any, id, principal, false, true);
         const events = eventsOf(any);
-        if (events) await recordEvents(trx, createdEvents(events, any.fromRow(row) as Row));
+        if (events) await recordEvents(trx, rowEvents(events, 'Created', any.fromRow(row) as Row));
         return row;
       }),
     ),
@@ -240,7 +243,9 @@ export async function changeEntity<E>(
 
 /**
  * Deletes the row of `id` (among the caller's rows, for an owned table); 404 when there is none,
- * 412 when the caller's `If-Match` does not match the row's entity tag.
+ * 412 when the caller's `If-Match` does not match the row's entity tag. A soft-deleting table's
+ * row is marked instead (`deletedOn`, `deletedBy`, `deletionId`), with the rows its cascade takes;
+ * declared `Deleted` events are recorded in the same transaction.
  */
 export async function deleteEntity(
   knex: Knex,
@@ -252,7 +257,9 @@ export async function deleteEntity(
   const key = checkId(table, id);
   // Rows referring to it (restrict, cascade, setNull) are seen to in the same transaction.
   const rules = hasDeleteRules(table);
-  if (who.ifMatch === undefined && !rules) {
+  const events = eventsOf(table);
+  const deleting = events?.declarations.some((d) => d.operation === 'Deleted');
+  if (who.ifMatch === undefined && !rules && !deleting && !table.deletedColumn) {
     const deleted = await retryOnConflict(async () =>
       visibleRows(knex, table, who.principal).where(table.idColumn, key).delete(),
     );
@@ -261,9 +268,16 @@ export async function deleteEntity(
   }
   await refusingBrokenReferences(knex, table, { deleting: key }, () =>
     transactionWithRetry(knex, async (trx) => {
-      checkPrecondition(table, id, await findRow(trx, table, id, who.principal, true, false), who);
-      if (rules) await applyDeleteRules(trx, table, [key]);
-      await visibleRows(trx, table, who.principal).where(table.idColumn, key).delete();
+      const row = await findRow(trx, table, id, who.principal, true, false);
+      checkPrecondition(table, id, row, who);
+      const soft = table.deletedColumn
+        ? { deletedOn: new Date(), deletedBy: who.principal, deletionId: randomUUID() }
+        : undefined;
+      if (rules || soft) await applyDeleteRules(trx, table, [key], soft);
+      const own = visibleRows(trx, table, who.principal).where(table.idColumn, key);
+      await (soft ? own.update(deletionMarks(table, soft)) : own.delete());
+      if (deleting)
+        await recordEvents(trx, rowEvents(events!, 'Deleted', table.fromRow(row) as Row));
     }),
   );
 }

@@ -3,13 +3,14 @@
 // problem+json.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
+import { requireAccess, type AccessRule } from '../auth/index.js';
 import { principalId } from '../auth/user.js';
 import { answerDatabaseUnavailable } from '../database/unavailable.js';
 import { isRuleViolation } from '../domain/errors.js';
 import { ProblemError, sendProblem } from '../http/problem.js';
 import type { SliceDescription } from '../openapi/types.js';
 import { CrudOptionsError } from './errors.js';
-import { ownRowsOnly } from './repository.js';
+import { liveRowsOnly, ownRowsOnly, type DeletedRows } from './repository.js';
 import { ruleViolated } from './rules.js';
 import type { EntityTable } from './table.js';
 import { CRUD_OPS, type CrudMapOptions, type CrudOp } from './types.js';
@@ -40,7 +41,9 @@ export function principalOf(req: Request): string {
 
 /**
  * The list route's per-request scope for `table`: for an owned table, the caller's rows only
- * (what `visibleRows` allows the other routes); for any other table, every row.
+ * (what `visibleRows` allows the other routes); for a soft-deleting table, its live rows, or what
+ * `?deleted=include|only` asks for (the route lets the parameter through with `allowParameters`
+ * and checks who may ask with `deletedRowsAccess`); for any other table, every row.
  *
  * @example
  * router.get('/products', listHandler(productResource, knex, { scope: callerRows(productTable) }));
@@ -49,7 +52,38 @@ export function callerRows(
   table: EntityTable<unknown>,
 ): (qb: Knex.QueryBuilder, req: Request) => void {
   return function scopeToCaller(qb, req) {
-    ownRowsOnly(qb, table, principalOf(req));
+    liveRowsOnly(ownRowsOnly(qb, table, principalOf(req)), table, deletedAsked(req));
+  };
+}
+
+const DELETED: readonly DeletedRows[] = ['exclude', 'include', 'only'];
+
+/** The `?deleted=` of a list request (`exclude` when absent); 400 for any other value. */
+function deletedAsked(req: Request): DeletedRows {
+  const value = req.query.deleted;
+  if (value === undefined) return 'exclude';
+  if (typeof value === 'string' && (DELETED as readonly string[]).includes(value)) {
+    return value as DeletedRows;
+  }
+  throw ProblemError.of('list_query.invalid', 'deleted must be exclude, include or only', {
+    parameter: 'deleted',
+    allowed: DELETED,
+  });
+}
+
+/**
+ * The role check of `?deleted=` on a list of `entity`: the callers `restore` allows (`rule`) may
+ * list deleted rows; others get 401 or 403 as `requireAccess` answers. Without the parameter the
+ * list goes on unchecked.
+ *
+ * @example
+ * router.get('/books', deletedRowsAccess('Book', ['admin']), listHandler(...));
+ */
+export function deletedRowsAccess(entity: string, rule: AccessRule): RequestHandler {
+  const check = requireAccess(entity, 'restore', rule);
+  return function checkDeletedRows(req, res, next) {
+    if (req.query.deleted === undefined) next();
+    else void check(req, res, next);
   };
 }
 
@@ -92,13 +126,14 @@ function problemOf(error: unknown): ProblemError | undefined {
   return ProblemError.of('sequence_exhausted', String(message), { sequence });
 }
 
-const operationKinds: Record<CrudOp, string> = {
-  GetById: 'getById',
-  GetList: 'list',
-  Create: 'create',
-  Update: 'update',
-  Delete: 'delete',
-  Action: 'action',
+// Restore stands with Delete: leaving deletes out leaves their restore out too.
+const operationKinds: Record<CrudOp, readonly string[]> = {
+  GetById: ['getById'],
+  GetList: ['list'],
+  Create: ['create'],
+  Update: ['update'],
+  Delete: ['delete', 'restore'],
+  Action: ['action'],
 };
 
 /** A slice's OpenAPI description without the operations `options.exclude` removes. */
@@ -106,7 +141,7 @@ export function describeMapped(
   description: SliceDescription,
   options: CrudMapOptions = {},
 ): SliceDescription {
-  const kinds = new Set([...mappedOps(options)].map((op) => operationKinds[op]));
+  const kinds = new Set([...mappedOps(options)].flatMap((op) => operationKinds[op]));
   return {
     ...description,
     operations: description.operations.filter((operation) => kinds.has(operation.kind)),

@@ -41,6 +41,12 @@ export interface EntityTableDefinition<E> {
    */
   owned?: boolean;
   /**
+   * Adds deletedOn, deletedBy and deletionId: a delete marks the row instead of removing it, every
+   * load, list and reference check sees live rows only, and `restoreEntity` brings it back.
+   * @default false
+   */
+  softDelete?: boolean;
+  /**
    * Events raised on save (the spec's `RaisesEvent`), written to the outbox in the same
    * transaction as the change: a `defineEvents` list (which also types them) or bare
    * declarations. @default [] (none)
@@ -121,6 +127,8 @@ export interface EntityTable<E> {
   readonly owned: boolean;
   /** Column of `ownedBy`, for owned tables. */
   readonly ownerColumn: string | undefined;
+  /** Column of `deletedOn` for soft-deleting tables: a row is live while it is null. */
+  readonly deletedColumn: string | undefined;
   readonly events: readonly EventDeclaration[];
   readonly fields: readonly StoredField[];
   /** The fields of each unique index, as `unique` declared them. */
@@ -145,6 +153,16 @@ export const AUDIT_FIELDS: Readonly<Record<string, FieldKind>> = {
   createdOn: 'date-time',
   updatedBy: 'string',
   updatedOn: 'date-time',
+};
+
+/**
+ * The marks of a soft-deleted row: when, by whom, and the delete that took it (one id shared by
+ * the rows a cascade took with it, so a restore brings back exactly those).
+ */
+export const SOFT_DELETE_FIELDS: Readonly<Record<string, FieldKind>> = {
+  deletedOn: 'date-time',
+  deletedBy: 'string',
+  deletionId: 'uuid',
 };
 
 const read = (kind: FieldKind, value: unknown): unknown =>
@@ -195,6 +213,7 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
   const events = declarationsOf(definition.events);
   if (definition.owned) all.ownedBy = 'string';
   if (definition.audited) Object.assign(all, AUDIT_FIELDS);
+  if (definition.softDelete) Object.assign(all, SOFT_DELETE_FIELDS);
   for (const [property, kind] of Object.entries(all)) {
     if (!isFieldKind(kind)) {
       problems.push(
@@ -238,6 +257,7 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
   }));
   const id = fields.find((f) => f.property === idProperty)!;
   const owner = fields.find((f) => f.property === 'ownedBy');
+  const deleted = fields.find((f) => f.property === 'deletedOn');
   const prototype = definition.entity.prototype as object;
   const defined: EntityTable<E> = {
     table,
@@ -248,6 +268,7 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
     audited: definition.audited ?? false,
     owned: definition.owned ?? false,
     ownerColumn: definition.owned ? owner?.column : undefined,
+    deletedColumn: definition.softDelete ? deleted?.column : undefined,
     events,
     fields,
     unique: (definition.unique ?? []).map((group) =>

@@ -7,6 +7,7 @@ export { dialectNamed, type Dialect, type DialectName } from '../sql/dialects/in
 export * from './connection.js';
 export * from './knex-config.js';
 export * from './search-index.js';
+export * from './live-unique.js';
 export * from './timeouts.js';
 export * from './transaction.js';
 export * from './unavailable.js';

@@ -2,8 +2,11 @@
 import type { DomainEvent } from './types.js';
 
 export interface EventDeclaration {
-  /** `Created` fires when a row is created; `Updated` when one of `fields` changes value. */
-  operation: 'Created' | 'Updated';
+  /**
+   * `Created` fires when a row is created; `Updated` when one of `fields` changes value; `Deleted`
+   * when a row is deleted (or soft-deleted); `Restored` when a soft-deleted row is restored.
+   */
+  operation: 'Created' | 'Updated' | 'Deleted' | 'Restored';
   /** Entity fields carried in the payload (and, for `Updated`, watched for change). */
   fields: readonly string[];
   /**
@@ -71,8 +74,8 @@ type PascalJoin<F> = F extends readonly [infer H extends string, ...infer R]
 
 type EventNameOf<N extends string, D> = D extends { name: infer X extends string }
   ? X
-  : D extends { operation: 'Created' }
-    ? `${N}Created`
+  : D extends { operation: infer O extends 'Created' | 'Deleted' | 'Restored' }
+    ? `${N}${O}`
     : D extends { fields: infer F }
       ? `${N}${PascalJoin<F>}Updated`
       : never;
@@ -104,7 +107,7 @@ const pascal = (field: string) => field.charAt(0).toUpperCase() + field.slice(1)
 /** The name a declaration's events carry. */
 export function eventName(spec: EntityEvents, declaration: EventDeclaration): string {
   if (declaration.name) return declaration.name;
-  if (declaration.operation === 'Created') return `${spec.entity}Created`;
+  if (declaration.operation !== 'Updated') return `${spec.entity}${declaration.operation}`;
   return `${spec.entity}${declaration.fields.map(pascal).join('')}Updated`;
 }
 
@@ -139,9 +142,24 @@ function base(spec: EntityEvents, row: Row) {
  * // [{ name: 'ProductCreated', payload: { id, name: 'Desk', price: 120 }, ... }]
  */
 export function createdEvents(spec: EntityEvents, row: Row): DomainEvent[] {
+  return rowEvents(spec, 'Created', row);
+}
+
+/**
+ * The events of one row's `operation` (`Created`, `Deleted`, `Restored`): one per declaration of
+ * it, carrying the id and the declared fields as the row holds them.
+ *
+ * @example
+ * rowEvents(productEvents, 'Deleted', row) // [{ name: 'ProductDeleted', payload: { id, name }, ... }]
+ */
+export function rowEvents(
+  spec: EntityEvents,
+  operation: 'Created' | 'Deleted' | 'Restored',
+  row: Row,
+): DomainEvent[] {
   const { idField, entityId } = base(spec, row);
   return spec.declarations
-    .filter((d) => d.operation === 'Created')
+    .filter((d) => d.operation === operation)
     .map((d) => ({
       name: eventName(spec, d),
       entity: spec.entity,

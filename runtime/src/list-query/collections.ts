@@ -1,6 +1,6 @@
 // The SQL of a collection member's elements, shared by filters, search and loading: the child
 // table (or a join table joined to the other side of a many-to-many), the expression naming the
-// parent, and the owner condition that keeps another caller's elements out.
+// parent, and the conditions that keep another caller's elements and deleted elements out.
 import type { Fragment } from './conditions.js';
 import type { ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
 import type { CollectionMember, RelationMember } from './members.js';
@@ -39,4 +39,34 @@ export function ownerCondition(
   if (!m.ownerColumn) return undefined;
   const { sql, twice } = d.compareText(`${d.quote(alias)}.${d.quote(m.ownerColumn)}`, '=');
   return { sql, bindings: twice ? [principal, principal] : [principal] };
+}
+
+/** The condition keeping a soft-deleting related table to its live rows, or none. */
+export function liveCondition(
+  d: SqlDialect,
+  m: RelationMember | CollectionMember,
+  alias: string,
+): Fragment | undefined {
+  if (!m.deletedColumn) return undefined;
+  return { sql: `${d.quote(alias)}.${d.quote(m.deletedColumn)} IS NULL`, bindings: [] };
+}
+
+/**
+ * The rows of a related table a caller may see: its own of an owned table (`ownerCondition`) and
+ * only live ones of a soft-deleting table (`liveCondition`); undefined when every row is.
+ */
+export function visibleCondition(
+  d: SqlDialect,
+  m: RelationMember | CollectionMember,
+  alias: string,
+  principal: string,
+): Fragment | undefined {
+  const parts = [ownerCondition(d, m, alias, principal), liveCondition(d, m, alias)].filter(
+    (part): part is Fragment => part !== undefined,
+  );
+  if (parts.length === 0) return undefined;
+  return {
+    sql: parts.map((part) => part.sql).join(' AND '),
+    bindings: parts.flatMap((part) => part.bindings),
+  };
 }

@@ -1,16 +1,25 @@
 // Builds the page query and the count query of a list query on Knex: selects, joins, filters,
 // search, scope, order and paging. No database is touched, so `toSQL()` shows the result.
 import type { Knex } from 'knex';
-import { collectionFrom, ownerCondition, quoteTable } from './collections.js';
+import { collectionFrom, visibleCondition, quoteTable } from './collections.js';
 import { filterFragment, type Fragment } from './conditions.js';
 import { dialectFor, type ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
 import type { Member, RelationMember } from './members.js';
-import { expressionOf, orderByTerms, orderKeys, reversed, seekCondition } from './order.js';
+import {
+  expressionOf,
+  orderByTerms,
+  orderKeys,
+  reversed,
+  seekCondition,
+  type OrderKey,
+} from './order.js';
+import { groupConditions } from './parse-groups.js';
 import type { QueryTarget } from './paths.js';
 import type { ListResource } from './resource.js';
 import { searchFragment, searchedRelations, type ColumnNamer } from './search.js';
+import { selectedMembers } from './select.js';
 import { relationKey, relationPresentKey } from './to-dto.js';
-import type { FilterOperation, ListFilter, ListQuery } from './types.js';
+import type { FilterOperation, ListFilter, ListFilterGroup, ListQuery } from './types.js';
 
 /** Options shared by `buildListQueries` and `runListQuery`. */
 export interface ListQueryBuildOptions {
@@ -42,27 +51,47 @@ function namer(d: SqlDialect, table: string): ColumnNamer {
   };
 }
 
-function selections(d: SqlDialect, resource: ListResource<unknown>, names: ColumnNamer): string[] {
-  const columns = new Set<string>();
+/**
+ * The page query's columns: those of the members the items show, then what paging needs that
+ * they may leave out (the id and the order's keys, for cursors). A computed member may read any
+ * column of its row, so showing one reads every column of the base table.
+ */
+function selections(
+  d: SqlDialect,
+  resource: ListResource<unknown>,
+  shown: readonly Member[],
+  keys: readonly OrderKey[],
+  names: ColumnNamer,
+): string[] {
+  const seen = new Set<string>();
   const out: string[] = [];
-  const baseColumn = (column: string) => {
-    if (columns.has(column)) return;
-    columns.add(column);
-    out.push(names.base(column));
+  const add = (key: string, sql: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(sql);
   };
-  for (const m of resource.members) {
+  const baseColumn = (column: string) => add(column, names.base(column));
+  for (const m of shown) {
     if (m.kind === 'scalar' || m.kind === 'json' || m.kind === 'bytes') baseColumn(m.column);
     if (m.kind === 'collection') baseColumn(m.localColumn);
     if (m.kind === 'relation') {
-      out.push(
-        `${names.of(m.alias, m.foreignColumn)} AS ${d.quote(relationPresentKey(m.property))}`,
-      );
+      const present = relationPresentKey(m.property);
+      add(present, `${names.of(m.alias, m.foreignColumn)} AS ${d.quote(present)}`);
       for (const s of m.members) {
-        out.push(
-          `${names.of(m.alias, s.source)} AS ${d.quote(relationKey(m.property, s.property))}`,
-        );
+        const key = relationKey(m.property, s.property);
+        add(key, `${names.of(m.alias, s.source)} AS ${d.quote(key)}`);
       }
     }
+  }
+  if (shown.some((m) => m.kind === 'computed' && m.value)) {
+    for (const m of resource.members) {
+      if (m.kind === 'scalar' || m.kind === 'json' || m.kind === 'bytes') baseColumn(m.column);
+    }
+  }
+  baseColumn(resource.idMember.column);
+  for (const key of keys) {
+    if (key.expr === names.base(key.rowKey)) baseColumn(key.rowKey);
+    else add(key.rowKey, `${key.expr} AS ${d.quote(key.rowKey)}`);
   }
   return out;
 }
@@ -75,7 +104,7 @@ function join(
   names: ColumnNamer,
   principal: string,
 ): void {
-  const owner = ownerCondition(d, m, m.alias, principal);
+  const owner = visibleCondition(d, m, m.alias, principal);
   // Every row has its related row when the schema says so: an inner join, free to go either way.
   const kind = m.nullable || owner ? 'LEFT JOIN' : 'INNER JOIN';
   qb.joinRaw(
@@ -121,7 +150,7 @@ function anyElement(
     `${d.quote(alias)}.${d.quote(target.member.column)}`,
     positive ? { ...filter, operation: positive } : filter,
   );
-  const owner = ownerCondition(d, m, alias, principal);
+  const owner = visibleCondition(d, m, alias, principal);
   return {
     sql:
       `${positive ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${from} WHERE ` +
@@ -129,6 +158,10 @@ function anyElement(
     bindings: [...(owner?.bindings ?? []), ...match.bindings],
   };
 }
+
+/** The relations a filter on `targets` reads: their joins must be in the query. */
+const relationsOf = (targets: readonly QueryTarget[]): Set<RelationMember> =>
+  new Set(targets.flatMap((t) => (t.kind === 'relation' ? [t.relation] : [])));
 
 /**
  * Builds the page and count queries of `query` without running them.
@@ -145,37 +178,54 @@ export function buildListQueries(
   const d = dialectFor(knex);
   const names = namer(d, resource.table);
   const principal = options.principal ?? '';
-  const targets = query.filters.map((filter) => resource.target(filter.field)!);
-  // The count joins only the relations its conditions read.
-  const filtered = new Set(targets.flatMap((t) => (t.kind === 'relation' ? [t.relation] : [])));
+  const groups = query.groups ?? [];
+  const targetOf = (filter: ListFilter) => resource.target(filter.field)!;
+  let aliases = 0;
+  const condition = (filter: ListFilter): Fragment => {
+    const target = targetOf(filter);
+    const alias = `f_${aliases++}`;
+    if (target.kind === 'collection') {
+      return anyElement(d, target, names, filter, alias, principal);
+    }
+    const expr = expressionOf(target, names);
+    const plain = filterFragment(d, target.member, expr, filter);
+    // Never true without a related row, as the database can tell: it may then read the joined
+    // table first (SQLite reduces the LEFT JOIN to an inner one only so).
+    return target.kind === 'relation' &&
+      target.relation.nullable &&
+      !MATCHES_NULL.has(filter.operation)
+      ? nonNull(plain, expr)
+      : plain;
+  };
+  // A group is one parenthesised term, so it can only narrow what the scope and the other
+  // filters allow: `scope AND filter AND (a OR b)`.
+  const grouped = (group: ListFilterGroup): Fragment => {
+    const parts = group.members.map((m) => ('combine' in m ? grouped(m) : condition(m)));
+    return {
+      sql: `(${parts.map((p) => `(${p.sql})`).join(group.combine === 'or' ? ' OR ' : ' AND ')})`,
+      bindings: parts.flatMap((p) => p.bindings),
+    };
+  };
+  const conditions = [...query.filters.map(condition), ...groups.map(grouped)];
+  // The count joins only the relations its conditions (and the search) read.
+  const filtered = relationsOf([...query.filters, ...groupConditions(groups)].map(targetOf));
+  const searched = (m: Member) => query.search !== undefined && searchedRelations([m]).length > 0;
+  const keys = orderKeys(resource, query, names);
+  const shown = selectedMembers(resource.members, query.select);
+  const shownNames = new Set(shown.map((m) => m.property));
+  const ordered = query.orderBy ? relationsOf([resource.target(query.orderBy)!]) : new Set();
   const where = (qb: Knex.QueryBuilder, forCount: boolean) => {
-    const relations: Member[] = forCount
-      ? resource.members.filter(
-          (m) =>
-            filtered.has(m as RelationMember) ||
-            (query.search !== undefined && searchedRelations([m]).length > 0),
-        )
-      : [...resource.members];
-    for (const m of relations) if (m.kind === 'relation') join(qb, d, m, names, principal);
+    for (const m of resource.members) {
+      if (m.kind !== 'relation') continue;
+      const needed =
+        filtered.has(m) ||
+        searched(m) ||
+        (!forCount && (shownNames.has(m.property) || ordered.has(m)));
+      if (needed) join(qb, d, m, names, principal);
+    }
     // Called on the builder itself so a scope may add its own join; it must only add ANDed terms.
     options.scope?.(qb);
-    query.filters.forEach((filter, i) => {
-      const target = targets[i]!;
-      const { sql, bindings } =
-        target.kind === 'collection'
-          ? anyElement(d, target, names, filter, `f_${i}`, principal)
-          : target.kind === 'relation' &&
-              target.relation.nullable &&
-              !MATCHES_NULL.has(filter.operation)
-            ? // Never true without a related row, as the database can tell: it may then read
-              // the joined table first (SQLite reduces the LEFT JOIN to an inner one only so).
-              nonNull(
-                filterFragment(d, target.member, expressionOf(target, names), filter),
-                expressionOf(target, names),
-              )
-            : filterFragment(d, target.member, expressionOf(target, names), filter);
-      qb.whereRaw(sql, bindings as Knex.RawBinding[]);
-    });
+    for (const { sql, bindings } of conditions) qb.whereRaw(sql, bindings as Knex.RawBinding[]);
     if (query.search) {
       const group = searchFragment(d, resource.members, names, query.search, principal, {
         table: resource.table,
@@ -186,9 +236,8 @@ export function buildListQueries(
   };
 
   const page = knex.from(resource.table);
-  page.select(selections(d, resource, names).map((s) => knex.raw(s)));
+  page.select(selections(d, resource, shown, keys, names).map((s) => knex.raw(s)));
   where(page, false);
-  const keys = orderKeys(resource, query, names);
   const cursor = query.cursor;
   const order = cursor?.direction === 'previous' ? reversed(keys) : keys;
   if (cursor) {

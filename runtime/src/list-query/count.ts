@@ -18,36 +18,70 @@ export interface PageSeen {
   offset: number | undefined;
 }
 
+/** `SELECT count(*)` over at most `max + 1` of `rows`: exact up to `max`, more past it. */
+async function boundedCount(
+  knex: Knex,
+  rows: Knex.QueryBuilder,
+  max: number,
+  run: ListStatementRunner,
+): Promise<number> {
+  const bounded = knex.count({ total: '*' }).from(
+    rows
+      .clone()
+      .limit(max + 1)
+      .as('bounded'),
+  );
+  const [result] = (await run(bounded)) as { total?: unknown }[];
+  return Number(result?.total ?? 0);
+}
+
 /**
  * The total for `mode`. Costs no query when the page shows where the list ends (a page by number
  * that is partly filled, or an empty first page); otherwise one `COUNT(*)`, or for `estimated`
- * the dialect's estimate (and a `COUNT(*)` only when that is below `threshold`).
+ * the dialect's estimate (and a `COUNT(*)` only when that is below `threshold`). With `max`, an
+ * exact count reads at most `max + 1` rows: past `max` the total is the dialect's estimate (or a lower bound
+ * where the database has none), never a full count.
  */
 export async function countTotal(
   mode: CountMode,
   seen: PageSeen,
   count: Knex.QueryBuilder,
-  context: { knex: Knex; dialect: ListQueryDialect; threshold: number; run: ListStatementRunner },
+  context: {
+    knex: Knex;
+    dialect: ListQueryDialect;
+    threshold: number;
+    run: ListStatementRunner;
+    max?: number | undefined;
+  },
 ): Promise<Total> {
   if (mode === 'none') return { count: null, kind: null };
   const { offset } = seen;
   if (offset !== undefined && !seen.more && (seen.rows > 0 || offset === 0)) {
     return { count: offset + seen.rows, kind: 'exact' };
   }
+  const { knex, dialect, threshold, run, max } = context;
+  // Never fewer than the rows the page has already shown to exist.
+  const shown =
+    offset === undefined || seen.rows === 0 ? 0 : offset + seen.rows + (seen.more ? 1 : 0);
+  const rows = count.clone().clearSelect().select(knex.raw('1'));
   if (mode === 'estimated') {
-    const { knex, dialect, threshold, run } = context;
-    const rows = count.clone().clearSelect().select(knex.raw('1'));
     const estimate = await dialect.estimateCount(knex, rows, threshold, run);
     if (estimate?.kind === 'exact') return estimate;
-    if (estimate) {
-      // Never fewer than the rows the page has already shown to exist.
-      const shown =
-        offset === undefined || seen.rows === 0 ? 0 : offset + seen.rows + (seen.more ? 1 : 0);
-      return { count: Math.max(estimate.count, shown), kind: estimate.kind };
-    }
+    if (estimate) return { count: Math.max(estimate.count, shown), kind: estimate.kind };
   }
-  const [result] = (await context.run(count)) as { total?: unknown }[];
-  return { count: Number(result?.total ?? 0), kind: 'exact' };
+  if (mode === 'estimated' || max === undefined || !Number.isSafeInteger(max)) {
+    const [result] = (await run(count)) as { total?: unknown }[];
+    return { count: Number(result?.total ?? 0), kind: 'exact' };
+  }
+  const counted = await boundedCount(knex, rows, max, run);
+  if (counted <= max) return { count: counted, kind: 'exact' };
+  // Past the cap: at least max + 1 rows; the estimate where the database keeps one (threshold 0
+  // asks for it whatever its size; SQLite's answer is a 1-row lower bound, below max + 1).
+  const estimate = await dialect.estimateCount(knex, rows, 0, run);
+  return {
+    count: Math.max(estimate?.count ?? 0, counted, shown),
+    kind: estimate?.kind === 'estimated' ? 'estimated' : 'lowerBound',
+  };
 }
 
 /**

@@ -8,7 +8,7 @@ import { invalidCursor } from './errors.js';
 import { orderKeys, type OrderKey } from './order.js';
 import type { ListResource } from './resource.js';
 import { readStored } from '../sql/values.js';
-import type { FilterScalar, ListCursor, ListFilter, ListQuery } from './types.js';
+import type { FilterScalar, ListCursor, ListFilter, ListFilterGroup, ListQuery } from './types.js';
 
 /** Longest cursor read; longer is a 400 (a text order key may be long, but not this long). */
 export const MAX_CURSOR_LENGTH = 8000;
@@ -16,7 +16,7 @@ const TAG_BYTES = 16;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 type KeyValue = string | number | boolean | null;
-type QueryShape = Pick<ListQuery, 'filters' | 'search' | 'orderBy' | 'desc'>;
+type QueryShape = Pick<ListQuery, 'filters' | 'groups' | 'select' | 'search' | 'orderBy' | 'desc'>;
 
 /** Only the member types matter to where the keys point, so a plain namer will do. */
 const plainNames = { base: (column: string) => column, of: (_: string, column: string) => column };
@@ -42,22 +42,32 @@ const scalarText = (value: unknown): unknown =>
       ? `day:${(value as { day: string }).day}`
       : value;
 
-/** A short digest of what chose the rows and their order (not the page size or position). */
+const filterText = (f: ListFilter): string =>
+  JSON.stringify([
+    f.field,
+    f.operation,
+    Array.isArray(f.value) ? f.value.map(scalarText) : scalarText(f.value),
+  ]);
+
+/** A group in a canonical text: its members in a fixed order (their order does not matter). */
+const groupText = (g: ListFilterGroup): string =>
+  JSON.stringify([
+    g.combine,
+    g.members.map((m) => ('combine' in m ? groupText(m) : filterText(m))).sort(),
+  ]);
+
+/**
+ * A short digest of what chose the rows, their order and their members (not the page size or
+ * position). Groups and `select` join it only when given, so earlier cursors stay valid.
+ */
 function queryDigest(query: QueryShape): string {
-  const filters = query.filters
-    .map((f: ListFilter) =>
-      JSON.stringify([
-        f.field,
-        f.operation,
-        Array.isArray(f.value) ? f.value.map(scalarText) : scalarText(f.value),
-      ]),
-    )
-    .sort();
   const shape = [
-    filters,
+    query.filters.map(filterText).sort(),
     query.search ?? null,
     query.orderBy ?? null,
     !!query.orderBy && query.desc,
+    ...(query.groups?.length ? [{ groups: query.groups.map(groupText).sort() }] : []),
+    ...(query.select ? [{ select: [...query.select].sort() }] : []),
   ];
   return createHash('sha256').update(JSON.stringify(shape)).digest('base64url').slice(0, 16);
 }
@@ -141,8 +151,8 @@ export function readCursor(
   }
   if (payload.q !== queryDigest(query)) {
     throw invalidCursor(
-      'the cursor was made for another filter, search or order; send the same filter, search, ' +
-        'orderBy and desc as the page it came from',
+      'the cursor was made for another filter, search, order or select; send the same filter, ' +
+        'search, orderBy, desc and select as the page it came from',
     );
   }
   const keys = orderKeys(resource, query, plainNames);

@@ -16,6 +16,8 @@ export interface RelationMapping {
    * the related row gets null, and filters, order and search see no value. @default not owned
    */
   ownerColumn?: string;
+  /** The related table's `deletedOn` column, when it soft-deletes: a deleted row reads as none. */
+  deletedColumn?: string;
 }
 
 /** A one-to-many child table (or a many-to-many through a join table) backing an array member. */
@@ -31,6 +33,8 @@ export interface CollectionMapping {
   through?: { table: string; localKey: string; foreignKey: string; idColumn?: string };
   /** The element table's owner column: only the caller's own elements are listed. */
   ownerColumn?: string;
+  /** The element table's `deletedOn` column, when it soft-deletes: deleted elements are left out. */
+  deletedColumn?: string;
   /** Parent column the foreign key refers to. @default the id property's column */
   localColumn?: string;
   /** For an array of scalars: the child column holding each value. @default 'value' */
@@ -86,4 +90,12 @@ export interface ListResourceDefinition {
   count?: 'exact' | 'estimated' | 'none';
   /** Below this many rows `estimated` gives the exact count. @default 10000 */
   exactCountBelow?: number;
+  /**
+   * Most rows a count the client asked for (`Prefer: count=exact`) reads: past it the answer is
+   * the database's estimate, so no client can make the list count a huge table in full. A
+   * `count: 'exact'` chosen by the resource or route is not bounded (unless the route gives
+   * `exactCountMax`).
+   * @default 100000
+   */
+  exactCountMax?: number;
 }

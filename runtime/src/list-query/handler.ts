@@ -1,5 +1,7 @@
 // `listHandler`: an Express handler doing parse + run + respond, so a hand-written list route is
-// one line. `Prefer: count=exact|estimated|none` chooses the count (`Preference-Applied` says so). Bad input answers 400 problem+json; a database that does not answer in time answers
+// one line. `Prefer: count=exact|estimated|none` chooses the count (`Preference-Applied` says so;
+// an exact count is bounded at the resource's `exactCountMax`). Bad input answers 400
+// problem+json; a database that does not answer in time answers
 // 503 with Retry-After; any other database failure answers a 500 problem that never carries the
 // SQL error text. Both are logged by their codes and statement, never their values.
 import type { Request, RequestHandler } from 'express';
@@ -61,14 +63,22 @@ export function listHandler<Dto>(
       // The client's `Prefer: count=...` wins over the route's and the resource's choice.
       const preferred = preferredCount(req.headers.prefer);
       const count = preferred ?? options.count;
+      // A client's exact count is bounded, so a request cannot make the list count a huge table.
+      const exactCountMax =
+        options.exactCountMax ?? (preferred === 'exact' ? resource.exactCountMax : undefined);
       const page = await runListQuery(db, resource, query, {
         ...(count ? { count } : {}),
+        ...(exactCountMax !== undefined ? { exactCountMax } : {}),
         ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
         ...(scope ? { scope: (qb) => scope(qb, req) } : {}),
         ...(options.principal ? { principal: options.principal(req) } : {}),
       });
       res.vary('Prefer');
-      if (preferred) res.set('Preference-Applied', `count=${preferred}`);
+      if (preferred) {
+        // An exact count past its cap answered the estimate: say so (RFC 7240).
+        const capped = preferred === 'exact' && page.totalItemCountKind !== 'exact';
+        res.set('Preference-Applied', `count=${capped ? 'estimated' : preferred}`);
+      }
       res.status(200).json(page);
     } catch (error) {
       if (error instanceof ProblemError) {

@@ -28,6 +28,8 @@ export {
   type ParseListQueryOptions,
 } from './parse.js';
 export { MAX_IN_ELEMENTS } from './parse-filter.js';
+export { MAX_GROUP_DEPTH, MAX_GROUPS } from './parse-groups.js';
+export { MAX_SELECTED } from './select.js';
 export { defineListResource, type ListResource } from './resource.js';
 export type { QueryTarget } from './paths.js';
 export { loadCollections, loadRelated } from './related.js';
@@ -46,6 +48,7 @@ export {
   type FilterOperation,
   type FilterScalar,
   type ListFilter,
+  type ListFilterGroup,
   type ListQuery,
   type PagedResponse,
 } from './types.js';

@@ -56,6 +56,8 @@ export interface RelationMember {
   readonly members: readonly SubMember[];
   /** The related table's owner column: only the caller's own related row is joined. */
   readonly ownerColumn?: string;
+  /** The related table's `deletedOn` column: only a live related row is joined. */
+  readonly deletedColumn?: string;
   /**
    * Whether a row may have no related row: the schema admits null or does not require the member.
    * Otherwise (and when not owned) the list joins it with an INNER JOIN, which the database may
@@ -76,6 +78,8 @@ export interface CollectionMember {
   readonly through?: { table: string; localKey: string; foreignKey: string; idColumn: string };
   /** The element table's owner column: only the caller's own elements are listed. */
   readonly ownerColumn?: string;
+  /** The element table's `deletedOn` column: only live elements are listed. */
+  readonly deletedColumn?: string;
   /** For an array of scalars: the child column holding each value. */
   readonly valueColumn?: string;
   readonly valueType?: ScalarType | 'opaque';

@@ -116,8 +116,22 @@ export function seekCondition(
       bindings: parts.flatMap((p) => p.bindings),
     };
   });
-  return {
+  const seek: Fragment = {
     sql: `(${branches.map((b) => b.sql).join(' OR ')})`,
     bindings: branches.flatMap((b) => b.bindings),
   };
+  // The same rows, with the first key bounded on its own as well (`k1 <= v1 AND (...)`): a bound
+  // every database can start its index range at, where the OR alone made some walk from the
+  // list's start. Left out for a nullable first key, whose NULLs sort past every value.
+  const [first] = keys;
+  const value = values[0];
+  if (!first || keys.length < 2 || first.member.nullable || value === null || value === undefined) {
+    return seek;
+  }
+  const bound = filterFragment(d, first.member, first.expr, {
+    field: first.member.property,
+    operation: first.desc ? 'LessThanOrEqual' : 'GreaterThanOrEqual',
+    value,
+  });
+  return { sql: `(${bound.sql} AND ${seek.sql})`, bindings: [...bound.bindings, ...seek.bindings] };
 }

@@ -4,14 +4,22 @@ import { readCursor } from './cursor.js';
 import { invalidListQuery } from './errors.js';
 import { shown } from './names.js';
 import { parseFilter, queryableMember } from './parse-filter.js';
+import {
+  isFilterGroup,
+  parseFilterGroup,
+  spendCondition,
+  type ConditionBudget,
+} from './parse-groups.js';
 import type { ListResource } from './resource.js';
 import { hasSearchTargets } from './search.js';
-import type { ListFilter, ListQuery } from './types.js';
+import { parseSelect } from './select.js';
+import type { ListFilter, ListFilterGroup, ListQuery } from './types.js';
 
 /** Options of `parseListQuery`. */
 export interface ParseListQueryOptions {
   /**
-   * Extra query parameters the route handles itself; any other unknown parameter is a 400.
+   * Extra query parameters the route handles itself; any other unknown parameter is a 400. A
+   * name the engine reads too (`select`...) is then left to the route.
    * @default []
    */
   allowParameters?: readonly string[];
@@ -30,6 +38,7 @@ export const LIST_PARAMETERS = [
   'orderBy',
   'desc',
   'cursor',
+  'select',
 ];
 export const MAX_FILTERS = 20;
 export const MIN_SEARCH_LENGTH = 2;
@@ -83,9 +92,11 @@ function collect(query: unknown, options: ParseListQueryOptions): Map<string, st
     throw invalidListQuery('the query string could not be read', { parameter: '(query)' });
   }
   for (const [key, raw] of Object.entries(query as Record<string, unknown>)) {
+    // A parameter the route handles itself stays the route's, even one the engine later learnt
+    // to read (`select`, `cursor`).
+    if (allowed.has(key.toLowerCase())) continue;
     const name = canonical.get(key.toLowerCase());
     if (!name) {
-      if (allowed.has(key.toLowerCase())) continue;
       throw invalidListQuery(
         `"${shown(key)}" is not a parameter of this list; use ${LIST_PARAMETERS.join(', ')}`,
         { parameter: shown(key), allowed: LIST_PARAMETERS },
@@ -155,7 +166,10 @@ export function parseListQuery(
       allowed: `at most ${MAX_FILTERS} filters`,
     });
   }
-  const filters: ListFilter[] = rawFilters.map((raw) => {
+  const filters: ListFilter[] = [];
+  const groups: ListFilterGroup[] = [];
+  const budget: ConditionBudget = { conditions: 0, groups: 0, maxConditions: MAX_FILTERS };
+  for (const raw of rawFilters) {
     if (raw.length > MAX_FILTER_LENGTH) {
       throw invalidListQuery(
         `filter: a filter is ${raw.length} characters; at most ${MAX_FILTER_LENGTH}`,
@@ -165,8 +179,13 @@ export function parseListQuery(
         },
       );
     }
-    return parseFilter(resource, raw);
-  });
+    if (isFilterGroup(raw)) {
+      groups.push(parseFilterGroup(resource, raw, budget));
+    } else {
+      spendCondition(budget);
+      filters.push(parseFilter(resource, raw));
+    }
+  }
 
   const search = parseSearch(get('search'));
   if (search !== undefined && !hasSearchTargets(resource.members)) {
@@ -178,8 +197,11 @@ export function parseListQuery(
   const orderText = get('orderBy')?.trim();
   const orderBy = orderText ? queryableMember(resource, orderText, 'orderBy').property : undefined;
   const desc = flag(get('desc'));
+  const select = parseSelect(resource, get('select'));
   const shape = {
     filters,
+    ...(groups.length > 0 ? { groups } : {}),
+    ...(select !== undefined ? { select } : {}),
     ...(search !== undefined ? { search } : {}),
     ...(orderBy !== undefined ? { orderBy } : {}),
     desc,

@@ -3,9 +3,9 @@
 // row by id, a row just written), one query per relation for its nested object. Elements and
 // related rows of an owned table are only the caller's own.
 import type { Knex } from 'knex';
-import { collectionFrom, ownerCondition, quoteTable } from './collections.js';
+import { collectionFrom, visibleCondition, quoteTable } from './collections.js';
 import { dialectFor, marks, type ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
-import type { CollectionMember, RelationMember } from './members.js';
+import type { CollectionMember, Member, RelationMember } from './members.js';
 import type { ListResource } from './resource.js';
 import { collectionKey, relationKey, relationPresentKey } from './to-dto.js';
 
@@ -37,15 +37,18 @@ function orderOf(d: SqlDialect, c: CollectionMember, alias: string): string {
     .join(', ');
 }
 
-/** Attaches each collection member's elements to `rows`: one query per member. */
+/**
+ * Attaches each collection member's elements to `rows`: one query per member (of `members`,
+ * default all of the resource's).
+ */
 export async function loadCollections(
   knex: Knex,
   resource: ListResource<unknown>,
   rows: Row[],
-  options: { principal?: string; connection?: unknown } = {},
+  options: { principal?: string; connection?: unknown; members?: readonly Member[] } = {},
 ): Promise<void> {
   const d = dialectFor(knex);
-  const collections = resource.members.filter(
+  const collections = (options.members ?? resource.members).filter(
     (m): m is CollectionMember => m.kind === 'collection',
   );
   for (const c of collections) {
@@ -53,7 +56,7 @@ export async function loadCollections(
     let children: Row[] = [];
     if (keys.length > 0) {
       const { from, parent } = collectionFrom(d, c, 'c');
-      const owner = ownerCondition(d, c, 'c', options.principal ?? '');
+      const owner = visibleCondition(d, c, 'c', options.principal ?? '');
       const qb = knex
         .select(knex.raw(`${d.quote('c')}.*, ${parent} AS ${d.quote(PARENT)}`))
         .from(knex.raw(from))
@@ -84,7 +87,7 @@ async function loadRelations(
   const relations = resource.members.filter((m): m is RelationMember => m.kind === 'relation');
   for (const m of relations) {
     const keys = keysOf(rows, m.localColumn);
-    const owner = ownerCondition(d, m, m.alias, principal);
+    const owner = visibleCondition(d, m, m.alias, principal);
     const qb = knex
       .select(
         knex.raw(`${d.quote(m.alias)}.${d.quote(m.foreignColumn)} AS ${d.quote(PARENT)}`),

@@ -54,6 +54,7 @@ export function relationMember(
     foreignColumn: r.foreignColumn ?? 'id',
     members: subMembers(shape.properties, r.columns, problems, `columns.${property}.relation`),
     ...(r.ownerColumn ? { ownerColumn: r.ownerColumn } : {}),
+    ...(r.deletedColumn ? { deletedColumn: r.deletedColumn } : {}),
     nullable,
   };
 }
@@ -87,6 +88,7 @@ export function collectionMember(
     localColumn: c.localColumn ?? '',
     ...(c.through ? { through: { idColumn: 'id', ...c.through } } : {}),
     ...(c.ownerColumn ? { ownerColumn: c.ownerColumn } : {}),
+    ...(c.deletedColumn ? { deletedColumn: c.deletedColumn } : {}),
   };
   const explicitOrder = c.orderBy ? [{ column: c.orderBy, type: 'integer' as const }] : undefined;
   if (items.shape === 'object') {

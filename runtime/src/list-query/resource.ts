@@ -22,6 +22,8 @@ export interface ListResource<Dto = Record<string, unknown>> {
   readonly count: CountMode;
   /** Below this many rows `estimated` counts exactly. */
   readonly exactCountBelow: number;
+  /** Most rows a client's `Prefer: count=exact` reads; past it the answer is the estimate. */
+  readonly exactCountMax: number;
   /** Every DTO property, in schema order. */
   readonly members: readonly Member[];
   /** The member a field name resolves to (any casing/separator style), if any. */
@@ -47,6 +49,7 @@ export interface ListResource<Dto = Record<string, unknown>> {
 const DEFAULT_MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 20;
 const DEFAULT_EXACT_COUNT_BELOW = 10_000;
+const DEFAULT_EXACT_COUNT_MAX = 100_000;
 
 function resolveMember(
   property: string,
@@ -145,6 +148,8 @@ function checkIdentifiers(table: string, members: readonly Member[], problems: s
       [m.localColumn, m.foreignColumn].forEach((c) => check(c, `${at} column`));
     if ((m.kind === 'relation' || m.kind === 'collection') && m.ownerColumn)
       check(m.ownerColumn, `${at} owner column`);
+    if ((m.kind === 'relation' || m.kind === 'collection') && m.deletedColumn)
+      check(m.deletedColumn, `${at} deleted column`);
     if (m.kind === 'collection' && m.through) {
       for (const part of m.through.table.split('.')) check(part, `${at} join table`);
       [m.through.foreignKey, m.through.idColumn].forEach((c) => check(c, `${at} column`));
@@ -229,6 +234,10 @@ export function defineListResource<Dto = Record<string, unknown>>(
   if (!Number.isSafeInteger(exactCountBelow) || exactCountBelow < 0) {
     problems.push('exactCountBelow must be a whole number of at least 0');
   }
+  const exactCountMax = definition.exactCountMax ?? DEFAULT_EXACT_COUNT_MAX;
+  if (!Number.isSafeInteger(exactCountMax) || exactCountMax < 1) {
+    problems.push('exactCountMax must be a whole number of at least 1');
+  }
   for (const member of members) {
     if (member.kind === 'collection' && !member.localColumn && idMember?.kind !== 'scalar') {
       problems.push(`collection "${member.property}" needs localColumn (no id column)`);
@@ -255,6 +264,7 @@ export function defineListResource<Dto = Record<string, unknown>>(
     defaultPageSize,
     count,
     exactCountBelow,
+    exactCountMax,
     members: resolved,
     member: (name) => resolvedByKey.get(fieldKey(name)),
     target: (name) => targets.get(pathKey(name)),

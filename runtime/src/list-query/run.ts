@@ -7,6 +7,8 @@ import { makeCursor } from './cursor.js';
 import { dialectFor, type ListStatementRunner } from '../sql/dialects/index.js';
 import type { ListResource } from './resource.js';
 import { loadCollections } from './related.js';
+import { selectedMembers } from './select.js';
+import { rowToDto } from './to-dto.js';
 import type { CountMode, ListQuery, PagedResponse } from './types.js';
 
 /** Options of `runListQuery`. */
@@ -19,6 +21,13 @@ export interface RunListQueryOptions extends ListQueryBuildOptions {
    * @default the resource's `count` ('estimated' unless its definition says otherwise)
    */
   count?: CountMode;
+  /**
+   * Most rows an `exact` count reads: past it `totalItemCount` is the database's estimate
+   * (`totalItemCountKind` `estimated`, or `lowerBound` where it keeps none). `listHandler` sets it
+   * to the resource's `exactCountMax` when the client asked `Prefer: count=exact`.
+   * @default unbounded
+   */
+  exactCountMax?: number;
   /** The key `cursor`s are signed with (see `parseListQuery`). @default derived from the list */
   cursorSecret?: string;
 }
@@ -69,18 +78,28 @@ export async function runListQuery<Dto>(
       options.count ?? resource.count,
       { rows: rows.length, more: !backward && more, offset },
       count,
-      { knex, dialect, threshold: resource.exactCountBelow, run },
+      {
+        knex,
+        dialect,
+        threshold: resource.exactCountBelow,
+        run,
+        max: options.exactCountMax,
+      },
     );
     const cursorAt = (row: Row | undefined, direction: 'next' | 'previous') =>
       row ? makeCursor(list, query, row, direction, options.cursorSecret) : null;
     const nextCursor = hasNextPage ? cursorAt(rows.at(-1), 'next') : null;
     const previousCursor = hasPreviousPage ? cursorAt(rows[0], 'previous') : null;
+    const shown = selectedMembers(list.members, query.select);
     await loadCollections(knex, list, rows, {
       connection,
+      members: shown,
       ...(options.principal !== undefined ? { principal: options.principal } : {}),
     });
     return {
-      items: rows.map((row) => resource.toDto(row)),
+      items: query.select
+        ? rows.map((row) => rowToDto(shown, row) as Dto)
+        : rows.map((row) => resource.toDto(row)),
       pageCount: total.count === null ? null : Math.ceil(total.count / query.pageSize),
       pageNumber: cursor ? null : query.pageNumber,
       pageSize: query.pageSize,

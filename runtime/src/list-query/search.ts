@@ -1,7 +1,7 @@
 // Free-text search: one OR group over every string member of the DTO, nested members to depth 2
 // (JSON column or joined relation) and collections (child table or JSON array) with EXISTS; each
 // clause null-guarded.
-import { collectionFrom, ownerCondition } from './collections.js';
+import { collectionFrom, visibleCondition } from './collections.js';
 import { escapeLike, type Fragment } from './conditions.js';
 import type { ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
 import type { Member } from './members.js';
@@ -114,7 +114,7 @@ export function searchFragment(
         if (sources.length === 0) break;
         const inner = anyMatches(sources.map((source) => names.of(alias, source)));
         const { from, parent } = collectionFrom(d, m, alias);
-        const owner = ownerCondition(d, m, alias, principal);
+        const owner = visibleCondition(d, m, alias, principal);
         add({
           sql:
             `EXISTS (SELECT 1 FROM ${from} WHERE ${parent} = ${names.base(m.localColumn)}` +

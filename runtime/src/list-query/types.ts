@@ -44,6 +44,16 @@ export interface ListFilter {
   readonly value?: FilterScalar | readonly FilterScalar[];
 }
 
+/**
+ * An OR (or AND) group of conditions from one `filter=or(...)` value: its members are combined
+ * with `combine`, and the group is ANDed with every other filter. Members may be groups again,
+ * to `MAX_GROUP_DEPTH`.
+ */
+export interface ListFilterGroup {
+  readonly combine: 'or' | 'and';
+  readonly members: readonly (ListFilter | ListFilterGroup)[];
+}
+
 /** A validated list query: what `parseListQuery` returns and `runListQuery` executes. */
 export interface ListQuery {
   /** 1-based page number, already clamped. */
@@ -51,6 +61,13 @@ export interface ListQuery {
   /** Page size, already clamped to `[1, maxPageSize]`. */
   readonly pageSize: number;
   readonly filters: readonly ListFilter[];
+  /** `filter=or(...)` groups, each ANDed with `filters` and the other groups. @default none */
+  readonly groups?: readonly ListFilterGroup[];
+  /**
+   * `select`: the DTO members (or `relation.member` paths) each item carries, in canonical
+   * spelling; undefined means every member.
+   */
+  readonly select?: readonly string[];
   /** The trimmed search term; undefined when no search was asked for. */
   readonly search?: string;
   /** The DTO property to order by; undefined means the default order. */

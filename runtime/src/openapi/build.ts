@@ -9,7 +9,7 @@ import {
   problemResponse,
   toOpenApiSchema,
 } from './components.js';
-import { describeAccess, needsBearer } from './access.js';
+import { describeAccess, describeDeletedAccess, needsBearer } from './access.js';
 import { OpenApiDescriptionError } from './errors.js';
 import { listParameters, PREFERENCE_APPLIED } from './list-parameters.js';
 import { checkSlice, resolveOperation, type ResolvedOperation } from './operations.js';
@@ -42,7 +42,8 @@ function operationObject(
   if (d.idempotent) parameters.push({ $ref: `#/components/parameters/${IDEMPOTENCY_PARAMETER}` });
   if (d.kind === 'list') parameters.push(...listParameters(slice.dto, d.list ?? {}));
   // Changes of one row may be made conditional on the version the client read (RFC 9110).
-  const conditional = d.kind === 'update' || d.kind === 'action' || d.kind === 'delete';
+  const conditional =
+    d.kind === 'update' || d.kind === 'action' || d.kind === 'delete' || d.kind === 'restore';
   if (conditional) parameters.push(IF_MATCH_PARAMETER);
 
   const responses: Record<string, unknown> = {};
@@ -50,7 +51,10 @@ function operationObject(
     op.status === 204
       ? { description: 'Done; no body.' }
       : {
-          description: d.kind === 'list' ? `One page of ${dtoName}` : `The ${dtoName}`,
+          description:
+            d.kind === 'list'
+              ? `One page of ${dtoName} (with \`select\`, each item has only the members named)`
+              : `The ${dtoName}`,
           headers:
             d.kind === 'list'
               ? { 'Preference-Applied': PREFERENCE_APPLIED }
@@ -97,6 +101,9 @@ function operationObject(
         `another ${slice.entity} already has this ${u.fields.join(' and ')}` +
         `${u.ignoreCase ? ' (compared ignoring case)' : ''} (crud.duplicate)`,
     ),
+    d.kind === 'restore'
+      ? `a live ${slice.entity} now holds one of its unique values (crud.duplicate)`
+      : '',
     (d.rules ?? []).length > 0
       ? `a business rule refuses it in the ${slice.entity}'s current state (crud.rule_violation: ${d.rules!.join(', ')})`
       : '',
@@ -106,7 +113,7 @@ function operationObject(
     responses['409'] = problemResponse(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
   }
   const unprocessable = [
-    d.request && (slice.references ?? []).length > 0
+    (d.request || d.kind === 'restore') && (slice.references ?? []).length > 0
       ? `a reference names no ${slice.references!.join(' or ')} the caller can see (crud.invalid_reference)`
       : '',
     (d.requestRules ?? []).length > 0
@@ -129,6 +136,7 @@ function operationObject(
     responses,
   };
   describeAccess(operation, responses, d.access);
+  if (d.kind === 'list' && d.list?.deleted) describeDeletedAccess(operation, responses, d);
   const requestName = op.requestName;
   if (requestName) {
     operation.requestBody = {
@@ -197,7 +205,7 @@ export function buildOpenApiDocument(
         schemas[op.requestName] = toOpenApiSchema(description.request);
       }
       idempotent ||= description.idempotent === true;
-      bearer ||= needsBearer(description.access);
+      bearer ||= needsBearer(description.access) || needsBearer(description.list?.deletedAccess);
       item[op.method] = operationObject(slice, op, dtoName, options, referenced);
     }
   }

@@ -8,6 +8,16 @@ function dtoFields(dto: JsonSchemaObject): string[] {
   return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
 }
 
+/** What `select` accepts: each DTO property, and `parent.member` for nested objects' members. */
+function selectableFields(dto: JsonSchemaObject): string[] {
+  const properties = (dto.properties ?? {}) as Record<string, JsonSchemaObject>;
+  return Object.entries(properties).flatMap(([name, schema]) => {
+    const items = schema.items as JsonSchemaObject | undefined;
+    const nested = (schema.properties ?? items?.properties) as Record<string, unknown> | undefined;
+    return [name, ...Object.keys(nested ?? {}).map((member) => `${name}.${member}`)];
+  });
+}
+
 export function listParameters(dto: JsonSchemaObject, list: ListDescription): JsonSchemaObject[] {
   const fields = dtoFields(dto);
   const sortable = [...(list.sortable ?? fields)];
@@ -37,14 +47,30 @@ export function listParameters(dto: JsonSchemaObject, list: ListDescription): Js
         'Repeatable `field:operation:value` conditions, ANDed. Operations: Equal, NotEqual, ' +
         'GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual, Contains, NotContains, ' +
         'StartsWith, EndsWith, In, NotIn (comma-separated values), IsNull, IsNotNull (no value). ' +
-        `Fields: ${filterable.join(', ')}.`,
+        'An OR group is one filter: `or(price:LessThan:5|name:Contains:lamp)`, members separated ' +
+        'by `|`, `and(...)` groups inside it (3 deep, 10 groups at most); in a group `\\` makes ' +
+        'the next character literal (`\\|`, `\\(`, `\\)`, `\\\\`). At most ' +
+        `${list.maxFilters ?? 20} conditions in all. Fields: ${filterable.join(', ')}.`,
       style: 'form',
       explode: true,
       schema: {
         type: 'array',
         maxItems: list.maxFilters ?? 20,
-        items: { type: 'string', pattern: '^[^:]+:[A-Za-z]+(:.*)?$' },
+        items: {
+          type: 'string',
+          pattern: '^(?:[A-Za-z]+ *\\(.*\\) *|[^:()]+:[A-Za-z]+(:.*)?)$',
+        },
       },
+    });
+  }
+  if (list.deleted) {
+    parameters.push({
+      name: 'deleted',
+      in: 'query',
+      description:
+        'Soft-deleted rows: `exclude` (the default) lists live rows only, `include` every row, ' +
+        '`only` the deleted ones; only for callers who may restore (403 otherwise).',
+      schema: { type: 'string', enum: ['exclude', 'include', 'only'], default: 'exclude' },
     });
   }
   if (list.searchable ?? true) {
@@ -77,16 +103,30 @@ export function listParameters(dto: JsonSchemaObject, list: ListDescription): Js
       in: 'query',
       description:
         'The `nextCursor` or `previousCursor` of a page: the page after or before it, as cheap ' +
-        'at any depth. Send it with the same filter, search, orderBy and desc as that page, ' +
+        'at any depth. Send it with the same filter, search, orderBy, desc and select as that ' +
+        'page, ' +
         'and without pageNumber; any other cursor is a 400 (list_query.cursor_invalid).',
       schema: { type: 'string' },
+    },
+    {
+      name: 'select',
+      in: 'query',
+      description:
+        'Comma-separated DTO members each item carries, `parent.member` for one member of a ' +
+        'nested object (or of a collection of objects); the others are left out of the items. ' +
+        'A `cursor` is sent back with the same select.',
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', items: { type: 'string', enum: selectableFields(dto) } },
     },
     {
       name: 'Prefer',
       in: 'header',
       description:
         'count=exact, count=estimated or count=none: how totalItemCount is counted ' +
-        '(RFC 7240; the response names the one applied in Preference-Applied).',
+        '(RFC 7240; the response names the one applied in Preference-Applied). An exact count ' +
+        "reads at most the list's exactCountMax rows (100,000 by default); past it the answer " +
+        'is the estimate, with Preference-Applied: count=estimated.',
       schema: { type: 'string', example: 'count=none' },
     },
   );

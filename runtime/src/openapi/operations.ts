@@ -12,6 +12,7 @@ export const defaultMethods: Record<CrudOperationKind, HttpMethod> = {
   create: 'post',
   update: 'put',
   delete: 'delete',
+  restore: 'post',
   action: 'post',
 };
 
@@ -68,7 +69,13 @@ export function resolveOperation(
   const nested = op.kind === 'list' ? op.parent : undefined;
   const onItem = (op.kind !== 'list' && op.kind !== 'create') || nested !== undefined;
   const segment =
-    nested?.segment ?? op.segment ?? (op.kind === 'action' && op.name ? kebab(op.name) : undefined);
+    nested?.segment ??
+    op.segment ??
+    (op.kind === 'action' && op.name
+      ? kebab(op.name)
+      : op.kind === 'restore'
+        ? 'restore'
+        : undefined);
   const root = nested ? nested.path.replace(/\/+$/, '') : base;
   const path = onItem ? `${root}/{id}${segment ? `/${segment}` : ''}` : base;
   const name = op.name ?? '';
@@ -78,6 +85,7 @@ export function resolveOperation(
     create: `create${entity}`,
     update: `${camel(name || 'Update')}${entity}`,
     delete: `delete${entity}`,
+    restore: `restore${entity}`,
     action: `${camel(name)}${entity}`,
   };
   const noun = words(entity);
@@ -89,6 +97,7 @@ export function resolveOperation(
     create: `Create ${aOrAn(noun)}`,
     update: methodSummary(name || 'Update', noun),
     delete: `Delete ${aOrAn(noun)}`,
+    restore: `Restore a deleted ${noun}, with what its delete took`,
     action: methodSummary(name, noun),
   };
   const hasBody = op.request !== undefined;

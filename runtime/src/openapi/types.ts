@@ -5,8 +5,9 @@ export type JsonSchemaObject = Record<string, unknown>;
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** The six generated operations (the spec's `CrudOp`). */
-export type CrudOperationKind = 'getById' | 'list' | 'create' | 'update' | 'delete' | 'action';
+/** The generated operations: the spec's six `CrudOp`s and the restore of a soft-deleted row. */
+export type CrudOperationKind =
+  'getById' | 'list' | 'create' | 'update' | 'delete' | 'restore' | 'action';
 
 /** What the list route accepts; mirrors the list-query engine's resource definition. */
 export interface ListDescription {
@@ -24,6 +25,13 @@ export interface ListDescription {
   maxFilters?: number;
   /** @default 2 */
   minSearchLength?: number;
+  /**
+   * The list takes `deleted=exclude|include|only` (a soft-deleting entity), allowed to the callers
+   * `deletedAccess` names (403 to others). @default false
+   */
+  deleted?: boolean;
+  /** Who may ask for deleted rows: the restore operation's rule. @default the list's own */
+  deletedAccess?: OperationAccess;
 }
 
 /**
@@ -39,7 +47,7 @@ export interface OperationDescription {
    * it names the request schema (`ChangePriceProductRequest`) and the operation id.
    */
   name?: string;
-  /** HTTP method. @default get / get / post / put / delete / post for the six kinds */
+  /** HTTP method. @default get / get / post / put / delete / post / post for the kinds */
   method?: HttpMethod;
   /**
    * One path segment after `/{id}` (`approval`). @default kebab-case `name` for actions; none
@@ -72,7 +80,7 @@ export interface OperationDescription {
    * @default undefined (the app's `auth` option alone)
    */
   access?: OperationAccess;
-  /** Success status. @default 201 for create, 204 for delete, 200 otherwise */
+  /** Success status. @default 201 for create, 204 for delete, 200 otherwise (restore too) */
   status?: number;
   /** One-line summary. @default derived from the kind and name */
   summary?: string;

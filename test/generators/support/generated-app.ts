@@ -35,16 +35,19 @@ export function writeSlice(directory: string, folder: string, source: string): v
 export interface GenerateOptions {
   /** @default 'shop' */
   name?: string;
-  /** The entity spec the app gets. @default the sample Product (docs/examples/product.yaml) */
-  specFile?: string;
+  /**
+   * The entity spec the app gets, or several (files or folders of specs), added in order.
+   * @default the sample Product (docs/examples/product.yaml)
+   */
+  specFile?: string | readonly string[];
   /** @default 'sqlite' */
   database?: 'sqlite' | 'postgres' | 'mysql';
 }
 
-/** Generates the app into `directory` and adds the entity of `options.specFile`. */
+/** Generates the app into `directory` and adds the entities of `options.specFile`. */
 export async function generateApp(directory: string, options: GenerateOptions = {}): Promise<void> {
   const { name = 'shop', database = 'sqlite' } = options;
-  const specFile = options.specFile ?? join(repoRoot, 'docs/examples/product.yaml');
+  const specFiles = [options.specFile ?? join(repoRoot, 'docs/examples/product.yaml')].flat();
   const plop = await nodePlop(join(repoRoot, 'plopfile.ts'), {
     destBasePath: repoRoot,
     force: false,
@@ -55,8 +58,10 @@ export async function generateApp(directory: string, options: GenerateOptions = 
   expect(app.failures).to.deep.equal([]);
   const inApp = await nodePlop(undefined, { destBasePath: directory, force: false });
   registerEntityGenerator(inApp);
-  const entity = await inApp.getGenerator('entity').runActions({ specFile });
-  expect(entity.failures).to.deep.equal([]);
+  for (const specFile of specFiles) {
+    const entity = await inApp.getGenerator('entity').runActions({ specFile });
+    expect(entity.failures).to.deep.equal([]);
+  }
 }
 
 /**

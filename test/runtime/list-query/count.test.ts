@@ -10,7 +10,7 @@ import {
   runListQuery,
 } from '@slicekit/runtime/list-query';
 import { allDialects, useDatabase } from '../../support/services.js';
-import { createDataset, itemDto, items } from './fixture.js';
+import { createDataset, itemDto, items, itemsDefinition } from './fixture.js';
 
 const ESTIMATE_OVER: Record<string, string> = {
   sqlite: 'lowerBound', // an exact count stopped past the threshold
@@ -59,6 +59,37 @@ for (const dialect of allDialects) {
       expect(none).to.include({ hasNextPage: true });
     });
 
+    it('bounds an exact count at exactCountMax and answers the estimate past it', async () => {
+      const capped = await runListQuery(db.knex, items, query(), {
+        count: 'exact',
+        exactCountMax: 20,
+      });
+      expect(capped.totalItemCountKind).to.equal(ESTIMATE_OVER[dialect]);
+      expect(capped.totalItemCount).to.be.a('number').and.be.at.least(21);
+      if (dialect === 'sqlite') expect(capped.totalItemCount).to.equal(21);
+      const within = await runListQuery(db.knex, items, query(), {
+        count: 'exact',
+        exactCountMax: 60,
+      });
+      expect(within).to.include({ totalItemCount: 60, totalItemCountKind: 'exact' });
+      const filtered = parseListQuery(items, {
+        pageSize: '5',
+        filter: 'or(code:IsNull|price:LessThan:30)',
+      });
+      const [expected] = await db
+        .knex('lq_items')
+        .where((qb) => qb.whereNull('code').orWhere('price', '<', 30))
+        .count({ n: '*' });
+      const bounded = await runListQuery(db.knex, items, filtered, {
+        count: 'exact',
+        exactCountMax: 59,
+      });
+      expect(bounded).to.include({
+        totalItemCount: Number(expected!.n),
+        totalItemCountKind: 'exact',
+      });
+    });
+
     it('counts exactly when the page shows where the list ends', async () => {
       const last = parseListQuery(small, { pageSize: '7', pageNumber: '9' });
       const page = await runListQuery(db.knex, small, last, { count: 'estimated' });
@@ -88,6 +119,27 @@ describe('list count preference', () => {
       .expect(200);
     expect(exact.headers['preference-applied']).to.equal('count=exact');
     expect(exact.body).to.include({ totalItemCount: 60, totalItemCountKind: 'exact' });
+  });
+
+  it("bounds a client's exact count at the list's exactCountMax, saying it estimated", async () => {
+    const capped = express();
+    capped.get(
+      '/items',
+      listHandler(defineListResource({ ...itemsDefinition, exactCountMax: 30 }), db.knex),
+    );
+    const res = await request(capped).get('/items').set('Prefer', 'count=exact').expect(200);
+    expect(res.headers['preference-applied']).to.equal('count=estimated');
+    expect(res.body).to.include({ totalItemCount: 31, totalItemCountKind: 'lowerBound' });
+    // The route's own choice of an exact count is the operator's: not bounded.
+    const chosen = express();
+    chosen.get(
+      '/items',
+      listHandler(defineListResource({ ...itemsDefinition, exactCountMax: 30 }), db.knex, {
+        count: 'exact',
+      }),
+    );
+    const own = await request(chosen).get('/items').expect(200);
+    expect(own.body).to.include({ totalItemCount: 60, totalItemCountKind: 'exact' });
   });
 
   it('ignores a count it does not know, as RFC 7240 asks', async () => {

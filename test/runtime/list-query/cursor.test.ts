@@ -3,6 +3,7 @@
 // page, and a cursor altered, from another list or for another query is a 400.
 import { expect } from 'chai';
 import {
+  buildListQueries,
   defineListResource,
   parseListQuery,
   runListQuery,
@@ -29,6 +30,14 @@ const ORDERS: Query[] = [
   { orderBy: 'status', desc: 'true' }, // enum
   { orderBy: 'category.title' }, // a relation path, null without a category
   { orderBy: 'category.title', desc: 'true', filter: 'code:NotEqual:C-ab1' },
+  // An OR group over a relation path, and a selection leaving the order's member out.
+  {
+    orderBy: 'price',
+    filter:
+      'or(category.title:Equal:Tools|and(status:Equal:draft|code:IsNull)|quantity:LessThan:5)',
+    select: 'id,name',
+  },
+  { orderBy: 'category.title', select: 'id', search: 'an' },
 ];
 
 const ids = (page: PagedResponse<Item>) => page.items.map((i) => i.id);
@@ -127,6 +136,17 @@ describe('list cursors refused', () => {
     cursor = page.nextCursor!;
   });
 
+  it('bounds the first key of a cursor page on its own, so the index range starts there', () => {
+    const { page } = buildListQueries(
+      db.knex,
+      items,
+      parseListQuery(items, { orderBy: 'price', cursor }),
+    );
+    expect(page.toSQL().sql).to.include(
+      'where ("lq_items"."price" >= ? AND ("lq_items"."price" > ? OR ("lq_items"."price" = ?',
+    );
+  });
+
   it('answers 400 list_query.cursor_invalid to an altered or cut cursor', () => {
     const [body, tag] = cursor.split('.') as [string, string];
     const altered = `${body.slice(0, 5)}${body[5] === 'A' ? 'B' : 'A'}${body.slice(6)}.${tag}`;
@@ -139,12 +159,36 @@ describe('list cursors refused', () => {
     }
   });
 
+  it('takes a cursor back with the same group and selection, however spelt', async () => {
+    const query = {
+      orderBy: 'price',
+      filter: 'or(quantity:GreaterThan:1|code:IsNull)',
+      select: 'id,name',
+      pageSize: '5',
+    };
+    const made = (await runListQuery(db.knex, items, parseListQuery(items, query))).nextCursor!;
+    const respelt = {
+      ...query,
+      filter: 'OR(code:isnull|Quantity:GreaterThan:1)',
+      select: 'name,ID',
+      cursor: made,
+    };
+    expect(parseListQuery(items, respelt).cursor).to.include({ direction: 'next' });
+    for (const other of [{ select: 'id' }, { filter: 'or(quantity:GreaterThan:2|code:IsNull)' }]) {
+      expect(problem({ ...respelt, ...other }), JSON.stringify(other)).to.include({
+        code: 'list_query.cursor_invalid',
+      });
+    }
+  });
+
   it('answers 400 to a cursor made for another order, filter, search or list', () => {
     const others: Query[] = [
       { orderBy: 'price', desc: 'true' },
       { orderBy: 'name' },
       { orderBy: 'price', filter: 'quantity:GreaterThan:1' },
       { orderBy: 'price', search: 'an' },
+      { orderBy: 'price', filter: 'or(quantity:GreaterThan:1)' },
+      { orderBy: 'price', select: 'id' },
       {},
     ];
     for (const query of others) {

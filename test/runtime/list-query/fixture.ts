@@ -1,7 +1,7 @@
 // One dataset for the list-query suites: items with every scalar type, JSON columns (an object and
 // arrays), a joined category and a child collection of tags, created identically on SQLite, PostgreSQL and MySQL.
 import type { Knex } from 'knex';
-import { defineListResource } from '@slicekit/runtime/list-query';
+import { defineListResource, type ListResourceDefinition } from '@slicekit/runtime/list-query';
 
 export const itemDto = {
   type: 'object',
@@ -35,7 +35,7 @@ export const itemDto = {
   },
 } as const;
 
-export const items = defineListResource({
+export const itemsDefinition: ListResourceDefinition = {
   table: 'lq_items',
   dto: itemDto,
   audited: true,
@@ -46,7 +46,9 @@ export const items = defineListResource({
     attributes: { json: 'attributes' },
     secret: { computed: true },
   },
-});
+};
+
+export const items = defineListResource(itemsDefinition);
 
 /** A small deterministic PRNG, so every database gets the same rows. */
 export function prng(seed: number): () => number {

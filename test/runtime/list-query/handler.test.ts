@@ -86,6 +86,20 @@ describe('list handler', () => {
     expect(active.body.totalItemCount).to.equal(active.body.items.length);
   });
 
+  it('answers an OR group and a selection over HTTP, inside the scope', async () => {
+    const url = `/active?pageSize=100&select=id,isActive&filter=${encodeURIComponent(
+      'or(isActive:Equal:false|id:IsNotNull)',
+    )}`;
+    const res = await request(app).get(url).expect(200);
+    expect(res.body.items.length).to.be.above(0);
+    for (const item of res.body.items) expect(item).to.deep.equal({ id: item.id, isActive: true });
+    const broken = await request(app).get('/active?filter=or(isActive:Equal:false').expect(400);
+    expect(broken.headers['content-type']).to.match(/^application\/problem\+json/);
+    expect(broken.body).to.include({ code: 'list_query.invalid', parameter: 'filter' });
+    const unknown = await request(app).get('/active?select=id,ownedBy').expect(400);
+    expect(unknown.body).to.include({ code: 'list_query.invalid', parameter: 'select' });
+  });
+
   it('finds the next page without counting when counting is off', async () => {
     const first = await request(app).get('/uncounted?pageSize=30').expect(200);
     expect(first.body).to.include({ totalItemCount: null, pageCount: null, hasNextPage: true });

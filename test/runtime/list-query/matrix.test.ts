@@ -1,9 +1,15 @@
 // The dialect matrix: one dataset, one table of list queries, run on SQLite, PostgreSQL and
 // MySQL/MariaDB; every page must be identical row for row (and a few are checked outright).
 import { expect } from 'chai';
-import { parseListQuery, runListQuery, type PagedResponse } from '@slicekit/runtime/list-query';
+import type { Knex } from 'knex';
+import {
+  defineListResource,
+  parseListQuery,
+  runListQuery,
+  type PagedResponse,
+} from '@slicekit/runtime/list-query';
 import { useDatabase } from '../../support/services.js';
-import { createDataset, items } from './fixture.js';
+import { createDataset, itemDto, items } from './fixture.js';
 
 type Item = Record<string, unknown> & { name: string; tags: string[] };
 type Query = Record<string, string | string[]>;
@@ -176,6 +182,75 @@ const cases: Case[] = [
     },
     check: (p) => expect(names(p)).to.have.length(2),
   },
+  // OR groups: ANDed with the other filters; a relation path, NULL and nesting inside them.
+  {
+    query: { filter: 'or(name:Equal:apple|name:Equal:Apple|code:IsNull)', pageSize: '100' },
+    check: (p) => {
+      expect(names(p)).to.include.members(['apple', 'Apple']);
+      for (const item of p.items) {
+        expect(['apple', 'Apple'].includes(item.name) || item.code === null, item.name).to.equal(
+          true,
+        );
+      }
+    },
+  },
+  {
+    query: { filter: 'or(category.title:StartsWith:É|price:LessThan:20)', pageSize: '100' },
+    check: (p) => {
+      const categoryless = p.items.filter((i) => i.category === null);
+      expect(categoryless.length, 'no category, cheap enough').to.be.above(0);
+      for (const item of p.items) {
+        const title = (item.category as { title: string } | null)?.title ?? '';
+        expect(title.startsWith('É') || (item.price as number) < 20, item.name).to.equal(true);
+      }
+    },
+  },
+  {
+    query: {
+      filter: [
+        'or(and(status:Equal:draft|isActive:Equal:true)|quantity:In:1,2)',
+        'price:LessThan:80',
+      ],
+      orderBy: 'category.title',
+      pageSize: '100',
+    },
+    check: (p) => {
+      expect(p.items.length).to.be.above(0);
+      for (const item of p.items) {
+        const both = item.status === 'draft' && item.isActive === true;
+        expect(both || [1, 2].includes(item.quantity as number), item.name).to.equal(true);
+        expect(item.price as number).to.be.below(80);
+      }
+    },
+  },
+  {
+    query: {
+      filter: "or(name:Equal:O'Reilly|name:Equal:x;drop|name:Contains:\\\\|name:Equal:a!b)",
+    },
+    check: (p) => expect(names(p).sort()).to.deep.equal(["O'Reilly", 'a!b', 'x;drop']),
+  },
+  {
+    query: { search: 'an', filter: 'or(code:NotEqual:C-ab1|releaseDate:IsNull)', pageSize: '9' },
+  },
+  // select: only the chosen members, a relation cut down to one member.
+  {
+    query: { select: 'id,name,category.title', orderBy: 'category.title', pageSize: '100' },
+    check: (p) => {
+      for (const item of p.items) {
+        expect(Object.keys(item)).to.deep.equal(['id', 'name', 'category']);
+        if (item.category !== null)
+          expect(Object.keys(item.category as object)).to.deep.equal(['title']);
+      }
+      expect(p.items.some((i) => i.category !== null)).to.equal(true);
+    },
+  },
+  {
+    query: { select: 'Tags,price,META', filter: 'or(category.id:Equal:1|quantity:LessThan:0)' },
+    check: (p) => {
+      for (const item of p.items)
+        expect(Object.keys(item)).to.deep.equal(['price', 'meta', 'tags']);
+    },
+  },
   {
     query: {
       search: 'an',
@@ -218,6 +293,57 @@ describe('list-query dialect matrix', function () {
     expect(sqlite).to.include({ pageNumber: null, hasPreviousPage: true });
     expect(postgres).to.deep.equal(sqlite);
     expect(mysql).to.deep.equal(sqlite);
+  });
+
+  it('never widens the scope or an owned relation with an OR group', async () => {
+    // The caller owns the active rows (as an owner column would say), and of the categories only
+    // the one whose owner column (here its title) is its name.
+    const owned = defineListResource({
+      table: 'lq_items',
+      dto: itemDto,
+      audited: true,
+      columns: {
+        meta: { json: 'meta' },
+        category: {
+          relation: { table: 'lq_categories', localColumn: 'category_id', ownerColumn: 'title' },
+        },
+        tags: { collection: { table: 'lq_tags', foreignKey: 'item_id', column: 'value' } },
+        attributes: { json: 'attributes' },
+        secret: { computed: true },
+      },
+    });
+    const options = {
+      principal: 'Tools',
+      scope: (qb: Knex.QueryBuilder) => qb.where('lq_items.status', 'active'),
+    };
+    const widening = [
+      'or(status:Equal:draft|status:NotEqual:active|id:IsNotNull)',
+      'or(status:In:draft,archived|and(status:Equal:archived|id:IsNotNull)|name:IsNotNull)',
+      'or(category.title:Equal:Électronique|category.title:NotEqual:Tools|category.id:IsNotNull)',
+    ];
+    for (const filter of widening) {
+      const parsed = parseListQuery(owned, { filter, pageSize: '100', search: 'an' });
+      const pages = await Promise.all(
+        dbs.map((db) => runListQuery(db.knex, owned, parsed, options)),
+      );
+      const [sqlite] = pages as PagedResponse<Item>[];
+      expect(sqlite!.items.length, filter).to.be.above(0);
+      for (const item of sqlite!.items) {
+        expect(item.status, filter).to.equal('active');
+        expect([null, 'Tools']).to.include(
+          (item.category as { title: string } | null)?.title ?? null,
+        );
+      }
+      expect(pages[1], `PostgreSQL: ${filter}`).to.deep.equal(sqlite);
+      expect(pages[2], `MySQL: ${filter}`).to.deep.equal(sqlite);
+      const all = await dbs[1]!.knex('lq_items').where('status', 'active').count({ n: '*' });
+      expect(sqlite!.totalItemCount).to.be.at.most(Number(all[0]!.n));
+    }
+    // Another caller's category is not there to match.
+    const theirs = parseListQuery(owned, { filter: 'or(category.title:Equal:Électronique)' });
+    for (const db of dbs) {
+      expect((await runListQuery(db.knex, owned, theirs, options)).items).to.deep.equal([]);
+    }
   });
 
   it('pages identically without counting', async () => {

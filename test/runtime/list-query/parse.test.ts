@@ -205,6 +205,105 @@ describe('list query parsing', () => {
     });
   });
 
+  describe('OR groups', () => {
+    it('reads or(...) as a group ANDed with the other filters, nested and case-insensitive', () => {
+      const query = parse({
+        filter: [
+          'price:LessThan:50',
+          'OR( name:Equal:apple | and(status:Equal:draft|code:IsNull))',
+        ],
+      });
+      expect(query.filters).to.deep.equal([{ field: 'price', operation: 'LessThan', value: 50 }]);
+      expect(query.groups).to.deep.equal([
+        {
+          combine: 'or',
+          members: [
+            { field: 'name', operation: 'Equal', value: 'apple ' },
+            {
+              combine: 'and',
+              members: [
+                { field: 'status', operation: 'Equal', value: 'draft' },
+                { field: 'code', operation: 'IsNull' },
+              ],
+            },
+          ],
+        },
+      ]);
+    });
+    it('makes the character after a backslash literal inside a group, and only there', () => {
+      const group = parse({ filter: 'or(name:Equal:a\\|b\\)c\\(d\\\\e|code:Contains:x:y)' })
+        .groups![0]!;
+      expect(group.members).to.deep.equal([
+        { field: 'name', operation: 'Equal', value: 'a|b)c(d\\e' },
+        { field: 'code', operation: 'Contains', value: 'x:y' },
+      ]);
+      expect(parse({ filter: 'name:Equal:a\\|b' }).filters[0]!.value).to.equal('a\\|b');
+    });
+    it('answers 400 to a malformed group, naming the filter', () => {
+      for (const filter of [
+        'or(name:Equal:a',
+        'or(name:Equal:a|)',
+        'or()',
+        'or(name:Equal:a)x',
+        'or(name:Equal:a\\',
+        'or(name:Equal:(a)',
+        'or(name:Equal:a))',
+        'and (name:Equal:a|(code:IsNull))',
+      ]) {
+        expect(problem({ filter }), filter).to.include({
+          code: 'list_query.invalid',
+          parameter: 'filter',
+        });
+      }
+    });
+    it('answers 400 to an unknown field or operation inside a group, as outside', () => {
+      expect(problem({ filter: 'or(name:Equal:a|ownedBy:Equal:b)' })).to.include({
+        parameter: 'filter',
+        field: 'ownedBy',
+      });
+      expect(problem({ filter: 'or(name:Equal:a|price:Like:1)' })).to.include({ field: 'price' });
+      expect(problem({ filter: 'or(name:Equal:a|price:GreaterThan:cheap)' })).to.include({
+        field: 'price',
+      });
+    });
+    it('bounds the depth, the number of groups and the conditions in all', () => {
+      expect(parse({ filter: 'or(and(or(name:Equal:a|code:IsNull)|code:IsNull)|code:IsNull)' }))
+        .to.have.property('groups')
+        .with.length(1);
+      expect(problem({ filter: 'or(and(or(and(name:Equal:a))))' }).reason).to.match(/4 deep/);
+      const eleven = Array.from({ length: 11 }, () => 'or(code:IsNull)');
+      expect(problem({ filter: eleven }).reason).to.match(/more than 10 groups/);
+      const many = `or(${Array.from({ length: 15 }, () => 'code:IsNull').join('|')})`;
+      expect(problem({ filter: [many, ...Array.from({ length: 6 }, () => 'code:IsNull')] }))
+        .to.have.property('reason')
+        .that.matches(/more than 20 conditions/);
+    });
+  });
+
+  describe('select', () => {
+    it('reads members and relation paths in canonical spelling', () => {
+      expect(parse({ select: ' ID, name ,Category.TITLE,tags' }).select).to.deep.equal([
+        'id',
+        'name',
+        'category.title',
+        'tags',
+      ]);
+      expect(parse({ select: 'category.title,category' }).select).to.deep.equal(['category']);
+      expect(parse({ select: ' ' }).select).to.equal(undefined);
+    });
+    it('leaves select to a route that declares it handles it itself', () => {
+      const query = parseListQuery(items, { select: 'csv' }, { allowParameters: ['Select'] });
+      expect(query.select).to.equal(undefined);
+    });
+    it('answers 400 to an unknown member, path or an empty name, listing what can be selected', () => {
+      for (const select of ['nope', 'id,,name', 'category.nope', 'name.first', 'category.id.x']) {
+        const p = problem({ select });
+        expect(p, select).to.include({ code: 'list_query.invalid', parameter: 'select' });
+        expect(p.allowed).to.include('category.title');
+      }
+    });
+  });
+
   describe('search and ordering', () => {
     it('treats a blank search as none and answers 400 below 2 characters', () => {
       expect(parse({ search: '   ' }).search).to.equal(undefined);

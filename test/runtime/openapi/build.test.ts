@@ -76,11 +76,14 @@ describe('OpenAPI document', () => {
       'orderBy',
       'desc',
       'cursor',
+      'select',
       'Prefer',
     ]);
     expect(byName.pageSize).to.deep.equal({ type: 'integer', default: 20 });
     expect(byName.filter).to.include({ type: 'array', maxItems: 20 });
     expect(byName.search).to.deep.equal({ type: 'string', minLength: 2 });
+    expect(byName.select).to.deep.include({ type: 'array' });
+    expect((byName.select as { items: { enum: string[] } }).items.enum).to.include('name');
     expect(byName.orderBy).to.deep.equal({
       type: 'string',
       enum: ['name', 'price', 'createdOn', 'id'],

@@ -276,6 +276,21 @@ export interface Dialect extends ListQueryDialect {
    */
   readonly uniqueText: UniqueTextIndex;
 
+  /**
+   * A unique index over the live rows of a soft-deleting table (`deletedColumn` null), so a
+   * deleted row's values can be taken again; made and dropped by migrations
+   * (`liveUniqueMigration`).
+   */
+  readonly liveUnique: {
+    create(
+      knex: Knex,
+      table: string,
+      columns: readonly string[],
+      deletedColumn: string,
+    ): Promise<void>;
+    drop(knex: Knex, table: string, columns: readonly string[]): Promise<void>;
+  };
+
   /** The idempotency key table's statements; undefined where keys stay in the process. */
   readonly keyTable: KeyTableStatements | undefined;
 

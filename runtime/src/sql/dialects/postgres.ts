@@ -20,6 +20,7 @@ import {
   dropConnection,
   withDatabaseName,
   databaseNameOf,
+  partialUniqueIndex,
 } from './shared.js';
 
 // SQLSTATEs of a statement cancelled (statement_timeout), a lock not obtained (lock_timeout), too
@@ -186,6 +187,8 @@ export const postgres: Dialect = {
 
   uniqueText: postgresUniqueText,
   searchIndex: trigramIndex,
+
+  liveUnique: partialUniqueIndex,
 
   keyTable: postgresKeyTable,
 

@@ -1,5 +1,6 @@
 // The parts two dialects share: quoting, the SKIP LOCKED claim, the counter-table sequences of
-// MySQL and SQLite, wrapping a driver's queries, and database names in server URLs.
+// MySQL and SQLite, wrapping a driver's queries, database names in server URLs, and the partial
+// unique indexes of PostgreSQL and SQLite.
 import type { Knex } from 'knex';
 import type { ClaimRequest, SequenceShape, ServerConnector } from './dialect.js';
 
@@ -177,3 +178,20 @@ export function afterCreate(setUp: (connection: unknown) => void) {
 /** The code of a driver error as text, when it has one. */
 export const codeOf = (error: { code?: unknown }): string | undefined =>
   typeof error.code === 'string' ? error.code : undefined;
+
+/** The name of a unique index over `columns` of `table`, as Knex names one (`books_isbn_unique`). */
+export const uniqueIndexName = (table: string, columns: readonly string[]): string =>
+  `${table}_${columns.join('_')}_unique`.replace(/[-.]/g, '_').toLowerCase();
+
+/** PostgreSQL and SQLite: a partial unique index, `... WHERE deleted_on IS NULL`. */
+export const partialUniqueIndex = {
+  create: async (knex: Knex, table: string, columns: readonly string[], deletedColumn: string) => {
+    await knex.raw(
+      `CREATE UNIQUE INDEX ?? ON ?? (${columns.map(() => '??').join(', ')}) WHERE ?? IS NULL`,
+      [uniqueIndexName(table, columns), table, ...columns, deletedColumn],
+    );
+  },
+  drop: async (knex: Knex, table: string, columns: readonly string[]) => {
+    await knex.raw('DROP INDEX IF EXISTS ??', [uniqueIndexName(table, columns)]);
+  },
+};

@@ -14,6 +14,7 @@ import {
   counterSequences,
   insertReturning,
   marks,
+  partialUniqueIndex,
   quoteDouble,
 } from './shared.js';
 import { registerSqliteFunctions, SQLITE_LOWER } from './sqlite-functions.js';
@@ -214,6 +215,8 @@ export const sqlite: Dialect = {
     create: (knex, table, columns) => runAll(knex, createStatements(table, columns)),
     drop: (knex, table) => runAll(knex, dropStatements(table)),
   },
+
+  liveUnique: partialUniqueIndex,
 
   keyTable: undefined,
 
