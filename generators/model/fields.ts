@@ -8,7 +8,7 @@ import {
   fieldKinds,
   type ConstraintKey,
 } from '@slicekit/runtime/fields';
-import type { FieldModel, FieldSpec, FieldType } from './types.js';
+import type { EntitySpec, FieldModel, FieldSpec, FieldType } from './types.js';
 
 /** Names the generator gives a meaning of its own; a spec cannot declare them as fields. */
 export const RESERVED: Record<string, string> = {
@@ -275,3 +275,22 @@ export const auditFields = (): FieldModel[] => [
   }),
   builtIn('updatedOn', 'date-time', 'audit', true),
 ];
+
+/**
+ * Under soft delete a unique value is unique among live rows, compared exactly: an email's
+ * ignoreCase default gives way (removed from `declared`), an explicit ignoreCase is refused.
+ */
+export function exactUnderSoftDelete(spec: EntitySpec, declared: FieldModel[]): SpecProblem[] {
+  const problems: SpecProblem[] = [];
+  for (const f of declared.filter((f) => f.ignoreCase)) {
+    if (typeof spec.fields[f.name.camel]?.unique === 'object') {
+      problems.push({
+        path: `fields.${f.name.camel}.unique.ignoreCase`,
+        message: "is not combined with softDelete: a live row's unique value compares exactly",
+        fix: 'use unique: true, or leave softDelete out',
+      });
+    }
+    delete f.ignoreCase;
+  }
+  return problems;
+}

@@ -6,13 +6,14 @@ import { stableUuid } from '@slicekit/runtime/fields';
 import { didYouMean, EntitySpecError, nameOneOf, type SpecProblem } from './errors.js';
 import { cycleProblems, referencesOf, routeProblems } from './relation-checks.js';
 import type {
+  EntityModel,
   EntityRelations,
+  FieldModel,
   RelationTarget,
   ResolvedCollection,
   ResolvedLink,
   ResolvedReference,
-} from './relation-types.js';
-import type { EntityModel, FieldModel } from './types.js';
+} from './types.js';
 
 /** How many sample rows a seed writes (generators/entity/views/seed.ts). */
 const SEED_ROWS = 5;

@@ -8,6 +8,7 @@ import {
   deletionFields,
   constraintProblems,
   exampleProblems,
+  exactUnderSoftDelete,
   fieldModel,
   idField,
   ownerField,
@@ -153,21 +154,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     plural: plural.pascal,
     table,
   });
-  // Under soft delete a unique value is unique among live rows, compared exactly: an email's
-  // default gives way, an explicit ignoreCase is refused.
-  if (softDelete) {
-    for (const f of declared.filter((f) => f.ignoreCase)) {
-      const explicit = typeof spec.fields[f.name.camel]?.unique === 'object';
-      if (explicit) {
-        problems.push({
-          path: `fields.${f.name.camel}.unique.ignoreCase`,
-          message: 'is not combined with softDelete: a live row\'s unique value compares exactly',
-          fix: 'use unique: true, or leave softDelete out',
-        });
-      }
-      delete f.ignoreCase;
-    }
-  }
+  if (softDelete) problems.push(...exactUnderSoftDelete(spec, declared));
   // A many-to-many is kept in its join table: a field of the entity, but no column of its own.
   const links = declared.filter((f) => f.reference?.many);
   const own = declared.filter((f) => !f.reference?.many);

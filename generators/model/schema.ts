@@ -6,12 +6,8 @@ import { FIELD_TYPES, IDEMPOTENT_OPS, ON_DELETE, VERBS } from './types.js';
 const named = (pattern: string, fix: string) => ({ type: 'string', pattern, fix });
 const uniqueFix =
   'use true for a field no two rows may share, { ignoreCase: true } to compare its text ignoring case, or leave it out';
-const uniqueOptions = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { ignoreCase: { type: 'boolean', fix: 'use true or false' } },
-  fix: uniqueFix,
-};
+const ignoreCase = { ignoreCase: { type: 'boolean', fix: 'use true or false' } };
+const uniqueOptions = { type: 'object', additionalProperties: false, properties: ignoreCase };
 const camel = named('^[a-z][A-Za-z0-9]*$', 'write it in camelCase, e.g. isDiscontinued');
 const pascal = named('^[A-Z][A-Za-z0-9]*$', 'write it in PascalCase, e.g. ChangePrice');
 const count = { type: 'integer', minimum: 0, fix: 'give a whole number of at least 0' };

@@ -1,7 +1,7 @@
 // The join tables of two states of a slice's table: those dropped, with every link in them, and
 // those added; and the rule a required many-to-many puts on the rows the table already holds.
 import type { JoinTable } from '../entity/views/foreign-keys.js';
-import type { DataRisk, DiffOptions, SchemaChange } from './diff.js';
+import type { DataRisk, DiffOptions, SchemaChange } from './changes.js';
 
 /** The join table changes between `before` and `after`, and the data or rules they put at risk. */
 export function diffJoinTables(

@@ -1,7 +1,7 @@
 // The errors an upgrade raises: changes that may lose data, refused until acknowledged, and
 // conflicts left in the files for the user to resolve. Either makes the command exit non-zero.
 import { SlicekitError } from '@slicekit/runtime/domain';
-import type { DataRisk } from './diff.js';
+import type { DataRisk } from './changes.js';
 
 /** A change that can lose or refuse data, asked for without `--accept-data-loss`. */
 export class DataLossError extends SlicekitError {

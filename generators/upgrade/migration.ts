@@ -7,7 +7,7 @@ import type { NodePlopAPI } from 'plop';
 import type { EntityModel } from '../model/types.js';
 import { formatFile } from '../entity/format.js';
 import { migrationStamp } from '../entity/actions.js';
-import type { SchemaChange } from './diff.js';
+import type { SchemaChange } from './changes.js';
 import { checkSql, rebuildTable } from './sql.js';
 import { indexLabel, uniqueTextIndex, type Line, type MigrationSteps, type Step } from './steps.js';
 

@@ -5,10 +5,12 @@
 import type { ForeignKey } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
 import type { FullSnapshot, NumberedColumn } from './base.js';
-import { indexKey, type SchemaChange } from './diff.js';
-import type { Line, MigrationSteps, Step, UniqueTextIndex } from './step-types.js';
+import { indexKey, type SchemaChange } from './changes.js';
+import { indexLabel, indexStep } from './index-steps.js';
+import type { Line, MigrationSteps, Step } from './step-types.js';
 
 export type { EnumChange, Line, MigrationSteps, Step, UniqueTextIndex } from './step-types.js';
+export { indexLabel, uniqueTextIndex } from './index-steps.js';
 
 const alter = (table: string, ...lines: Line[]): Step => ({ alterTable: { table, lines } });
 const nullable = (column: Column): Column => ({ ...column, notNullable: false });
@@ -143,27 +145,6 @@ function inverse(change: SchemaChange): SchemaChange {
 }
 
 const sameKey = (a: ForeignKey, b: ForeignKey) => a.column === b.column;
-
-/** `unique (email) ignoring case`. */
-export const indexLabel = (index: TableIndex) =>
-  `${index.method} (${index.columns.join(', ')})${index.text === 'ignoreCase' ? ' ignoring case' : ''}`;
-
-/** A text column's unique index as `uniqueIndexMigration` takes it, when the index is one. */
-export function uniqueTextIndex(table: string, index: TableIndex): UniqueTextIndex | undefined {
-  if (!index.text) return undefined;
-  return {
-    table,
-    column: index.columns[0]!,
-    ...(index.text === 'ignoreCase' ? { ignoreCase: true } : {}),
-  };
-}
-
-/** The step making or dropping `index`: a line of `alterTable`, or the runtime's text index. */
-function indexStep(table: string, index: TableIndex, up: boolean): Step {
-  const text = uniqueTextIndex(table, index);
-  if (text) return { uniqueIndex: { ...text, up } };
-  return alter(table, up ? { index } : { dropIndex: index });
-}
 
 /** The steps of `changes`, applied in order to the table `start`. */
 function forward(

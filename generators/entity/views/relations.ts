@@ -3,7 +3,7 @@
 // a many-to-many's array) as JSON Schemas, and how the list query reads each (a joined table, the
 // rows of another table). Its dto.ts spreads them into the DTO.
 import { idField } from '../../model/fields.js';
-import type { RelationTarget } from '../../model/relation-types.js';
+import type { RelationTarget } from '../../model/types.js';
 import type { EntityModel, FieldModel } from '../../model/types.js';
 import { dtoSchema } from '../schemas.js';
 import { hasRelations, sliceBase } from './base.js';

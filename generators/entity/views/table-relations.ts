@@ -1,6 +1,6 @@
 // What <entity>.table.ts declares of its relations: the table each reference and many-to-many
 // refers to (imported from that slice, named lazily so slices load in any order) and onDelete.
-import type { RelationTarget } from '../../model/relation-types.js';
+import type { RelationTarget } from '../../model/types.js';
 import type { EntityModel } from '../../model/types.js';
 
 /** A table constant of another slice (or this one, for a reference to its own entity). */

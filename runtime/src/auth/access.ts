@@ -1,7 +1,7 @@
 // `requireAccess`: the role check of one generated operation (the entity spec's `access` block),
 // run before anything else of the route, so a caller without the role learns nothing of the row.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { problemDetails, sendProblem } from '../http/problem.js';
+import { problemDetails, sendProblem } from '../http/index.js';
 import { unauthorized } from './challenge.js';
 import { principalId } from './user.js';
 

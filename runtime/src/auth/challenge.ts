@@ -1,6 +1,6 @@
 // The 401 answer of the auth area: a problem with the RFC 6750 `WWW-Authenticate` challenge.
 import type { Request, Response } from 'express';
-import { problemDetails, sendProblem } from '../http/problem.js';
+import { problemDetails, sendProblem } from '../http/index.js';
 
 /**
  * Answers 401 `auth.unauthorized`. RFC 6750 section 3: a 401 names the scheme and, when a token

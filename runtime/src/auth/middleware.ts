@@ -1,8 +1,8 @@
 // `authenticate()`: Express middleware verifying bearer JWTs with jose and setting `req.user`.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { problemDetails, sendProblem } from '../http/problem.js';
-import { safeError } from '../logging/safe-error.js';
+import { problemDetails, sendProblem } from '../http/index.js';
+import { safeError } from '../logging/index.js';
 import { unauthorized } from './challenge.js';
 import {
   authDefaults,

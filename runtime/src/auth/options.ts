@@ -1,6 +1,5 @@
 // Options of the bearer-JWT middleware, their defaults, and reading them from the environment.
-import { envBoolean } from '../config/env.js';
-import { ConfigError } from '../config/errors.js';
+import { envBoolean, ConfigError } from '../config/index.js';
 import { AuthConfigError } from './errors.js';
 import { rolesClaimProblem } from './roles.js';
 

@@ -1,7 +1,7 @@
 // Who is asking, and on what condition: the principal every repository step confines rows to, and
 // the `If-Match` precondition a change or delete must meet (RFC 9110 section 13.1.1).
 import type { Request } from 'express';
-import { principalId } from '../auth/user.js';
+import { principalId } from '../auth/index.js';
 
 /** The caller of a repository step. */
 export interface Caller {

@@ -1,9 +1,8 @@
 // A unique index refused a row: which of the table's declared unique groups the row repeats,
 // answered as 409 problem+json naming its properties, never a 500 from the database.
 import type { Knex } from 'knex';
-import { ProblemError } from '../http/problem.js';
-import { problemKinds } from '../http/problem-kinds.js';
-import { dialectFor, isDatabaseError } from '../sql/dialects/index.js';
+import { ProblemError, problemKinds } from '../http/index.js';
+import { dialectFor, isDatabaseError } from '../sql/index.js';
 import { liveRowsOnly } from './owner.js';
 import type { EntityTable } from './table.js';
 

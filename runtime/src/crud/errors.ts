@@ -1,8 +1,7 @@
 // Errors of the CRUD plumbing: start-up mistakes (a slice folder or table definition that cannot
 // work) and the 400/404 problems generated routes answer with.
 import { SlicekitError } from '../errors.js';
-import { ProblemError } from '../http/problem.js';
-import { problemKinds } from '../http/problem-kinds.js';
+import { ProblemError, problemKinds } from '../http/index.js';
 
 /** A slice folder whose `index` does not default-export a usable `SliceModule`. */
 export class SliceDiscoveryError extends SlicekitError {

@@ -29,7 +29,7 @@ export {
 } from './repository.js';
 export { restoreEntity } from './restore.js';
 export { nestedListHandler, type NestedListOptions } from './nested.js';
-export { sendEntity } from '../http/entity-tag.js';
+export { sendEntity } from '../http/index.js';
 export {
   INVALID_REFERENCE_TYPE,
   isForeignKeyViolation,
@@ -58,7 +58,7 @@ export {
   type TableLink,
   type TableReference,
 } from './table.js';
-export type { JsonSchema } from '../sql/json-schema.js';
+export type { JsonSchema } from '../sql/index.js';
 export {
   CRUD_OPS,
   CrudOp,

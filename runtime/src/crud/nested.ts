@@ -3,8 +3,7 @@
 // not the caller's to see (an owned parent), exactly as `GET /v1/customers/{id}` would answer.
 import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
-import { listHandler, type ListHandlerOptions } from '../list-query/handler.js';
-import type { ListResource } from '../list-query/resource.js';
+import { listHandler, type ListHandlerOptions, type ListResource } from '../list-query/index.js';
 import { checkId, loadRow } from './repository.js';
 import { crudRoute, principalOf } from './routes.js';
 import type { EntityTable } from './table.js';

@@ -2,7 +2,7 @@
 // is exactly the caller's principal, on every database, so another caller's row is not found; for
 // a soft-deleting table, only its live rows unless the caller asks for the deleted ones.
 import type { Knex } from 'knex';
-import { dialectFor } from '../sql/dialects/index.js';
+import { dialectFor } from '../sql/index.js';
 import type { EntityTable } from './table.js';
 
 type Db = Knex | Knex.Transaction;

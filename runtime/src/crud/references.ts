@@ -5,9 +5,8 @@
 // entity's id list. A foreign key the database still refuses (a row deleted meanwhile) is
 // answered the same way, never as a 500.
 import type { Knex } from 'knex';
-import { ProblemError } from '../http/problem.js';
-import { problemKinds } from '../http/problem-kinds.js';
-import { isDatabaseError } from '../sql/dialects/index.js';
+import { ProblemError, problemKinds } from '../http/index.js';
+import { isDatabaseError } from '../sql/index.js';
 import { deletionMarks, MAX_CASCADE_DEPTH, type SoftDeletion } from './deletion.js';
 import { liveRowsOnly, ownRowsOnly } from './owner.js';
 import { linksTo, referencesTo } from './referencing.js';

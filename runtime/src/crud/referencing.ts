@@ -1,13 +1,10 @@
-// Which tables refer to which: every table defined with references or links, so deleting a row
-// finds the rows referring to it without the referenced slice knowing the slices built after it.
-import type { EntityTable, TableLink, TableReference } from './table.js';
-
-const referencing = new Set<EntityTable<unknown>>();
-
-/** Records a table whose rows refer to others (`defineEntityTable` calls it). */
-export function recordReferences(table: EntityTable<unknown>): void {
-  if (table.references.length > 0 || table.links.length > 0) referencing.add(table);
-}
+// Which tables refer to which, from the tables `defineEntityTable` recorded as referring to others.
+import {
+  referencingTables as referencing,
+  type EntityTable,
+  type TableLink,
+  type TableReference,
+} from './table.js';
 
 /** The references to rows of `parent`: each referring table and its reference field. */
 export function referencesTo(

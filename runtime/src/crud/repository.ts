@@ -4,12 +4,10 @@
 // precision), and the events it raises are written to the outbox in that same transaction.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { dialectFor } from '../sql/dialects/index.js';
-import { retryOnConflict, transactionWithRetry } from '../database/transaction.js';
-import { rowEvents, updatedEvents, type EntityEvents } from '../events/declared.js';
-import { recordEvents } from '../events/record.js';
-import { ifMatchHolds, withEntityTag } from '../http/entity-tag.js';
-import { ProblemError } from '../http/problem.js';
+import { dialectFor } from '../sql/index.js';
+import { retryOnConflict, transactionWithRetry } from '../database/index.js';
+import { rowEvents, updatedEvents, type EntityEvents, recordEvents } from '../events/index.js';
+import { ifMatchHolds, withEntityTag, ProblemError } from '../http/index.js';
 import { asCaller, type Caller } from './caller.js';
 import { refusingDuplicates } from './duplicates.js';
 import { liveRowsOnly, ownRowsOnly, visibleRows, type DeletedRows } from './owner.js';

@@ -2,10 +2,9 @@
 // cascade took, refused as a new write would be (409 for a unique value a live row took since, 422
 // for a reference to a row deleted or gone).
 import type { Knex } from 'knex';
-import { transactionWithRetry } from '../database/transaction.js';
-import { rowEvents } from '../events/declared.js';
-import { recordEvents } from '../events/record.js';
-import { withEntityTag } from '../http/entity-tag.js';
+import { transactionWithRetry } from '../database/index.js';
+import { recordEvents, rowEvents } from '../events/index.js';
+import { withEntityTag } from '../http/index.js';
 import { asCaller, type Caller } from './caller.js';
 import { applyRestoreRules, deletionMarks } from './deletion.js';
 import { refusingDuplicates } from './duplicates.js';

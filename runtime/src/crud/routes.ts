@@ -3,12 +3,11 @@
 // problem+json.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
-import { requireAccess, type AccessRule } from '../auth/index.js';
-import { principalId } from '../auth/user.js';
-import { answerDatabaseUnavailable } from '../database/unavailable.js';
-import { isRuleViolation } from '../domain/errors.js';
-import { ProblemError, sendProblem } from '../http/problem.js';
-import type { SliceDescription } from '../openapi/types.js';
+import { principalId, requireAccess, type AccessRule } from '../auth/index.js';
+import { answerDatabaseUnavailable } from '../database/index.js';
+import { isRuleViolation } from '../domain/index.js';
+import { ProblemError, sendProblem } from '../http/index.js';
+import type { SliceDescription } from '../openapi/index.js';
 import { CrudOptionsError } from './errors.js';
 import { liveRowsOnly, ownRowsOnly, type DeletedRows } from './repository.js';
 import { ruleViolated } from './rules.js';

@@ -1,8 +1,7 @@
 // How a generated route answers a business rule an entity refused: the `RuleViolation` (domain/,
 // free of HTTP) becomes a 409 or 422 problem+json with the stable code `crud.rule_violation`.
-import type { RuleViolation } from '../domain/errors.js';
-import { ProblemError } from '../http/problem.js';
-import { problemKinds } from '../http/problem-kinds.js';
+import type { RuleViolation } from '../domain/index.js';
+import { ProblemError, problemKinds } from '../http/index.js';
 
 export const RULE_VIOLATION_TYPE = problemKinds['crud.rule_violation'].type;
 

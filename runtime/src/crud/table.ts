@@ -1,12 +1,17 @@
 // `defineEntityTable`: how an entity class is stored, property by property, so the repository
 // helpers can turn a row into an entity and back the same way on PostgreSQL, MySQL and SQLite.
 import { hash } from 'node:crypto';
-import type { EntityEvents, EventDeclaration } from '../events/declared.js';
-import { FIELD_KINDS, fieldKinds, isFieldKind, type FieldKind } from '../fields/kinds.js';
-import { snakeCase } from '../sql/names.js';
-import { readStored, writeStored } from '../sql/values.js';
+import type { EntityEvents, EventDeclaration } from '../events/index.js';
+import { FIELD_KINDS, fieldKinds, isFieldKind, type FieldKind } from '../fields/index.js';
+import { snakeCase, readStored, writeStored } from '../sql/index.js';
 import { EntityTableDefinitionError } from './errors.js';
-import { recordReferences } from './referencing.js';
+import { keyProblems } from './table-keys.js';
+
+/**
+ * Every table defined with references or links (see referencing.ts), so deleting a row finds the
+ * rows referring to it without the referenced slice knowing the slices built after it.
+ */
+export const referencingTables = new Set<EntityTable<unknown>>();
 
 /** The kind of each stored field (the field-kind registry's names). */
 export type { FieldKind };
@@ -57,11 +62,7 @@ export interface EntityTableDefinition<E> {
    * repeat a group's values answers 409 naming those properties. @default [] (none)
    */
   unique?: readonly (readonly PropertyOf<E>[])[];
-  /**
-   * The text properties whose unique index ignores case (`uniqueIndexMigration` with
-   * `ignoreCase`): `ANA@example.com` repeats `ana@example.com`. Each is a group of `unique` on its
-   * own. @default [] (every unique index compares exactly)
-   */
+  /** Unique text properties (each a group of its own) whose index ignores case. @default [] */
   ignoreCase?: readonly PropertyOf<E>[];
   /**
    * The reference fields (kind `reference`) and the table each refers to, given lazily so two
@@ -229,23 +230,7 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
       if (!(field in all)) problems.push(`events[${i}]: "${field}" is not a field`);
     }
   });
-  (definition.unique ?? []).forEach((group, i) => {
-    if (group.length === 0) problems.push(`unique[${i}] names no field`);
-    for (const field of group) {
-      if (!(field in all)) problems.push(`unique[${i}]: "${field}" is not a field`);
-    }
-  });
-  for (const property of definition.ignoreCase ?? []) {
-    if (!(definition.unique ?? []).some((g) => g.length === 1 && g[0] === property))
-      problems.push(`ignoreCase: "${property}" is not a unique group of its own`);
-  }
-  for (const property of Object.keys(definition.references ?? {})) {
-    if (all[property] !== 'reference')
-      problems.push(`references.${property} names no reference field`);
-  }
-  for (const property of Object.keys(definition.links ?? {})) {
-    if (property in all) problems.push(`links.${property} is a stored field; a link has no column`);
-  }
+  problems.push(...keyProblems(definition, all));
   const idProperty = definition.idProperty ?? 'id';
   if (!(idProperty in all)) problems.push(`the id property "${idProperty}" is not in fields`);
   if (problems.length > 0) throw new EntityTableDefinitionError(table || '?', problems);
@@ -301,6 +286,8 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
       return `"${hash('sha1', JSON.stringify(values), 'base64url').slice(0, 22)}"`;
     },
   };
-  recordReferences(defined as EntityTable<unknown>);
+  if (defined.references.length > 0 || defined.links.length > 0) {
+    referencingTables.add(defined as EntityTable<unknown>);
+  }
   return defined;
 }

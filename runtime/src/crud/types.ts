@@ -2,10 +2,9 @@
 // CRUD operations a route file maps and the options that exclude some of them.
 import type { Router } from 'express';
 import type { Knex } from 'knex';
-import type { ListResource } from '../list-query/resource.js';
-import type { JsonSchema } from '../list-query/schema.js';
-import type { SliceDescription } from '../openapi/types.js';
-import type { ReferenceDataSet } from '../reference-data/define.js';
+import type { ListResource, JsonSchema } from '../list-query/index.js';
+import type { SliceDescription } from '../openapi/index.js';
+import type { ReferenceDataSet } from '../reference-data/index.js';
 
 /** A pino-compatible logger; the app passes its own. */
 export interface CrudLogger {

@@ -4,7 +4,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { DECIMAL_PLACES, NOT_BLANK, requestAjv } from '../fields/index.js';
-import { problemDetails, sendProblem } from '../http/problem.js';
+import { problemDetails, sendProblem } from '../http/index.js';
 import { invalidRequest, type FieldError } from './errors.js';
 
 const compiled = new WeakMap<object, ValidateFunction>();

@@ -1,10 +1,10 @@
 // Creating and dropping the database a URL names, and running migrations on a connection of their
 // own: what a generated app's `npm run migrate`, start-up and tests call, the same on each database.
 import knexFactory, { type Knex } from 'knex';
-import { dialectFor, dialectForUrl, type ServerConnector } from '../sql/dialects/index.js';
+import { dialectFor, dialectForUrl, type ServerConnector } from '../sql/index.js';
 import { knexConfig, unboundedStatements } from './knex-config.js';
 
-export { databaseNameOf, withDatabaseName } from '../sql/dialects/index.js';
+export { databaseNameOf, withDatabaseName } from '../sql/index.js';
 
 // A connection to the server itself, of one connection, closed after `work`.
 const onServer: ServerConnector = async (url, work) => {

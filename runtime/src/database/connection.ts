@@ -1,9 +1,9 @@
 // Bounding what a pooled connection may wait for, and dropping a connection that timed out, so a
 // silent database fails requests quickly and the pool recovers by itself once it answers again.
 // Each dialect (sql/dialects/) knows how its driver is bounded.
-import { dialectNamed, type AfterCreate, type ConnectionBounds } from '../sql/dialects/index.js';
+import { dialectNamed, type AfterCreate, type ConnectionBounds } from '../sql/index.js';
 
-export type { ConnectionBounds } from '../sql/dialects/index.js';
+export type { ConnectionBounds } from '../sql/index.js';
 
 /** The database family a Knex configuration is for. */
 export type ConnectionDialect = 'postgres' | 'mysql' | 'sqlite';

@@ -3,7 +3,7 @@
 // and retrying transactions aborted as deadlocks (see docs/reliability.md).
 export * from './admin.js';
 // The dialect objects, for tools that write per-database code (the upgrade generator).
-export { dialectNamed, type Dialect, type DialectName } from '../sql/dialects/index.js';
+export { dialectNamed, type Dialect, type DialectName } from '../sql/index.js';
 export * from './connection.js';
 export * from './knex-config.js';
 export * from './search-index.js';

@@ -1,7 +1,7 @@
 // Knex settings for the database a URL names, so a generated app's src/knexfile.ts stays short
 // and a fix to a driver setting or a timeout reaches every app with the next runtime.
 import type { Knex } from 'knex';
-import { dialectFor, dialectForUrl } from '../sql/dialects/index.js';
+import { dialectFor, dialectForUrl } from '../sql/index.js';
 import type { ConnectionDialect } from './connection.js';
 import { databaseTimeoutDefaults, type DatabaseTimeouts } from './timeouts.js';
 

@@ -3,7 +3,7 @@
 // PostgreSQL and SQLite; on MySQL and MariaDB, which have none, a unique index ending in a
 // generated column that is NULL for deleted rows). See docs/access.md, "Soft delete".
 import type { Knex } from 'knex';
-import { dialectFor } from '../sql/dialects/index.js';
+import { dialectFor } from '../sql/index.js';
 
 /** What a migration declares: the table, its deleted-on column and each unique column group. */
 export interface LiveUniqueShape {

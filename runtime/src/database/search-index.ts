@@ -3,7 +3,7 @@
 // PostgreSQL, an FTS5 trigram table kept in step by triggers on SQLite; MySQL and MariaDB have
 // none that serves LIKE '%term%', and get nothing). See docs/list-query.md, "Indexes".
 import type { Knex } from 'knex';
-import { dialectFor } from '../sql/dialects/index.js';
+import { dialectFor } from '../sql/index.js';
 
 /** What a migration declares: the table and its searched text columns. */
 export interface SearchIndexShape {

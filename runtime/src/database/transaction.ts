@@ -1,7 +1,7 @@
 // Retrying work the database aborted to break a deadlock or a serialization conflict: the
 // transaction did nothing, and running it again usually succeeds at once.
 import type { Knex } from 'knex';
-import { isDatabaseError } from '../sql/dialects/index.js';
+import { isDatabaseError } from '../sql/index.js';
 
 interface ErrorFields {
   cause?: unknown;

@@ -1,9 +1,8 @@
 // Telling a database that did not answer (a timeout, a broken or refused connection, a busy
 // SQLite file) from a failed statement, and answering it with 503 + Retry-After instead of a 500.
 import type { Request, Response } from 'express';
-import { problemDetails, sendProblem, type ProblemDetails } from '../http/problem.js';
-import { problemKinds } from '../http/problem-kinds.js';
-import { isDatabaseError } from '../sql/dialects/index.js';
+import { problemDetails, sendProblem, type ProblemDetails, problemKinds } from '../http/index.js';
+import { isDatabaseError } from '../sql/index.js';
 
 /** The `code` of the problem a request answers with when the database is unavailable. */
 export const DatabaseProblemCode = {

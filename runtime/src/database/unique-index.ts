@@ -2,7 +2,7 @@
 // case the way the list query's case-insensitive match folds, the same on every database (see
 // docs/entity-spec.md, "Unique fields", and sql/dialects/unique-text.ts for how each does it).
 import type { Knex } from 'knex';
-import { dialectFor } from '../sql/dialects/index.js';
+import { dialectFor } from '../sql/index.js';
 
 /** What a migration declares: the table, its text column, and whether case is ignored. */
 export interface UniqueIndexShape {

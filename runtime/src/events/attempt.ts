@@ -1,6 +1,6 @@
 // One delivery attempt of a claimed outbox row: its subscribers and its relay, each run only if
 // not done yet, and the row settled according to what succeeded.
-import { safeError } from '../logging/safe-error.js';
+import { safeError } from '../logging/index.js';
 import type { OutboxRow } from './claim.js';
 import { retryDelay, type ResolvedEventBusOptions } from './options.js';
 import type { RelayGate } from './relay-gate.js';

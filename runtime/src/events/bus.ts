@@ -1,5 +1,5 @@
 // `EventBus`: typed subscribers by event name, fed from the outbox after commit, at least once.
-import { safeError } from '../logging/safe-error.js';
+import { safeError } from '../logging/index.js';
 import { attemptDelivery, type AttemptContext } from './attempt.js';
 import { deliverClaimed } from './claimed.js';
 import { probeOutbox } from './claim.js';

@@ -2,7 +2,7 @@
 // same row twice, and settling a claimed row once its subscribers have run.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { dialectFor } from '../sql/dialects/index.js';
+import { dialectFor } from '../sql/index.js';
 import { OutboxStatus } from './types.js';
 
 export interface OutboxRow {

@@ -1,7 +1,7 @@
 // Marks delivered outbox rows `dispatched` in batches: one UPDATE for the rows of many writes,
 // flushed a few milliseconds after the first delivery or once a batch is full.
 import type { Knex } from 'knex';
-import { safeError } from '../logging/safe-error.js';
+import { safeError } from '../logging/index.js';
 import type { DeliveryMarks } from './settle.js';
 import { OutboxStatus, type EventsLogger } from './types.js';
 

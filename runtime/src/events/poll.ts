@@ -2,7 +2,7 @@
 // over (retries coming due, rows of a process that died, rows recorded where no bus ran) with one
 // cheap query, and backs off while nothing is pending.
 import type { Knex } from 'knex';
-import { safeError } from '../logging/safe-error.js';
+import { safeError } from '../logging/index.js';
 import { OutboxStatus, type EventsLogger } from './types.js';
 
 /** When the earliest pending row of the outbox comes due (epoch ms), or null when none is pending. */

@@ -1,7 +1,7 @@
 // `recordEvents`: writes a change's events into the outbox inside the caller's transaction.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { dialectFor } from '../sql/dialects/index.js';
+import { dialectFor } from '../sql/index.js';
 import { afterCommit, notifyAfterCommit, outletFor } from './after-commit.js';
 import type { OutboxRow } from './claim.js';
 import { EventPayloadError } from './errors.js';

@@ -1,7 +1,7 @@
 // Publishing through the relay, paused with a growing back-off while the broker is out, so an
 // outage costs one failed try per pause instead of one per event; a message the broker refuses
 // is handed back to its row alone, so it never holds up the events after it.
-import { safeError } from '../logging/safe-error.js';
+import { safeError } from '../logging/index.js';
 import type { ResolvedEventBusOptions } from './options.js';
 import { EventRefusedError, relayMessageOf, reportPublish, type EventRelay } from './relay.js';
 import type { OutboxEvent } from './types.js';

@@ -1,6 +1,6 @@
 // The checks and limits the field kinds (kinds.ts) share: text and number problems, the schema
 // keywords of a text value, the largest decimal, the formats of ids, days and instants.
-import type { JsonSchema } from '../sql/json-schema.js';
+import type { JsonSchema } from '../sql/index.js';
 import type { FieldConstraints, SampleContext } from './kind.js';
 
 export const INT32 = { min: -2147483648, max: 2147483647 };

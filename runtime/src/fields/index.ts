@@ -17,5 +17,5 @@ export {
 } from './kinds.js';
 export { stableUuid } from './samples.js';
 export { DECIMAL_PLACES, decimalPlaces, NOT_BLANK, requestAjv } from './request-ajv.js';
-export { readStored, writeStored, type ValueType } from '../sql/values.js';
-export type { JsonSchema } from '../sql/json-schema.js';
+export { readStored, writeStored, type ValueType } from '../sql/index.js';
+export type { JsonSchema } from '../sql/index.js';

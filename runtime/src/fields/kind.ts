@@ -1,7 +1,6 @@
 // What a field kind is: everything the generator and the runtime need to know about one kind of
 // field (string, decimal, email...), found together in one registry entry (kinds.ts).
-import type { JsonSchema } from '../sql/json-schema.js';
-import type { ValueType } from '../sql/values.js';
+import type { JsonSchema, ValueType } from '../sql/index.js';
 
 /** The constraints a spec may give a field or a parameter. */
 export interface FieldConstraints {

@@ -1,7 +1,7 @@
 // The probes: GET /health/live (the process can serve) and GET /health/ready (its dependencies
 // answer within a bound, and it is not shutting down).
 import { Router } from 'express';
-import { problemDetails, sendProblem } from '../http/problem.js';
+import { problemDetails, sendProblem } from '../http/index.js';
 import { downReason, type HealthCheck } from './check.js';
 
 /** Default bound of one readiness evaluation, in milliseconds. */

@@ -6,12 +6,8 @@ import { METHODS } from 'node:http';
 import type { Application, NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { guardRequest } from './guard.js';
 
-const KNOWN_VERBS = new Set(METHODS);
-
 /** The guard of one route: the route's template is part of the key's endpoint. */
-function idempotentRoute(req: Request, res: Response, next: NextFunction) {
-  return guardRequest(req, res, next, 'route');
-}
+const idempotentRoute: RequestHandler = (req, res, next) => guardRequest(req, res, next, 'route');
 
 /** Protects one route: put it in the route's handler list, after any authentication. */
 export function requiredIdempotentKey(): RequestHandler;
@@ -34,11 +30,8 @@ export function requiredIdempotentKey<G extends Router | Application>(
 export function requiredIdempotentKey(group?: Router, ...methods: string[]): unknown {
   if (group === undefined) return idempotentRoute;
   const verbs = new Set((methods.length > 0 ? methods : ['POST']).map((m) => m.toUpperCase()));
-  for (const verb of verbs) {
-    if (!KNOWN_VERBS.has(verb)) {
-      throw new TypeError(`requiredIdempotentKey: unknown HTTP method ${verb.toLowerCase()}`);
-    }
-  }
+  const unknown = [...verbs].find((verb) => !METHODS.includes(verb))?.toLowerCase();
+  if (unknown) throw new TypeError(`requiredIdempotentKey: unknown HTTP method ${unknown}`);
   group.use(function idempotentGroup(req: Request, res: Response, next: NextFunction) {
     return verbs.has(req.method) ? guardRequest(req, res, next, 'group') : next();
   });

@@ -2,10 +2,10 @@
 // duplicate (409 or replay), or run the handler and record or release its outcome.
 import { channel } from 'node:diagnostics_channel';
 import type { NextFunction, Request, Response } from 'express';
-import { safeError } from '../logging/safe-error.js';
+import { safeError } from '../logging/index.js';
 import { IdempotencyConfigError, IdempotencyErrorCode, OptionsValidationError } from './errors.js';
 import { isGuarded, startRecording } from './recorder.js';
-import { registrationOf } from './registration.js';
+import { registrationOf, type GuardRuntime } from './registration.js';
 import { configuredLogger, prepareApp } from './startup.js';
 import { buildKeyInfo } from './key-info.js';
 import { checkKey, MALFORMED_KEY, readKey } from './key-header.js';
@@ -16,8 +16,7 @@ import {
   sendKeyProblem,
   sendNotPrepared,
 } from './problems.js';
-import { guardRuntimeOf, type GuardRuntime } from './runtime.js';
-import { principalId } from '../auth/user.js';
+import { principalId } from '../auth/index.js';
 import { resolveScope } from './scope.js';
 import { refuseLaterCaller } from './scope-order.js';
 import type { CachedResponse, IdempotentKeyInfo, KeyCheckResult } from './store.js';
@@ -50,26 +49,14 @@ function endpointOf(req: Request, mount: Mount): string {
 }
 
 /**
- * Sets the recorded headers again, with the strings recorded, so Node writes the same bytes. A
- * name recorded more than once (two `Link`s) is set once with all its values, in order.
+ * Answers with the recorded response. Its headers are set again with the strings recorded, so Node
+ * writes the same bytes, replacing any value set before the guard; a name recorded more than once
+ * (two `Link`s) gets all its values, in order, under its first spelling (as `appendHeader` keeps).
  */
-function setRecordedHeaders(res: Response, headers: CachedResponse['headers'] | undefined): void {
-  if (!headers || headers.length === 0) return;
-  const values = new Map<string, { name: string; values: string[] }>();
-  for (const [name, value] of headers) {
-    const key = name.toLowerCase();
-    const known = values.get(key);
-    if (known) known.values.push(value);
-    else values.set(key, { name, values: [value] });
-  }
-  for (const { name, values: list } of values.values()) {
-    res.setHeader(name, list.length === 1 ? list[0]! : list);
-  }
-}
-
 function replay(res: Response, cached: CachedResponse): void {
   res.status(cached.statusCode);
-  setRecordedHeaders(res, cached.headers);
+  for (const [name] of cached.headers ?? []) res.removeHeader(name);
+  for (const [name, value] of cached.headers ?? []) res.appendHeader(name, value);
   res.setHeader(REPLAYED_HEADER, 'true');
   if (cached.body === null) {
     res.end();
@@ -96,8 +83,7 @@ export function guardRequest(
   mount: Mount,
 ): void | Promise<void> {
   if (isGuarded(req)) return next();
-  const app = req.app;
-  const runtime = guardRuntimeOf(app);
+  const runtime = registrationOf(req.app)?.runtime;
   if (!runtime) return prepareFirst(req, res, next, mount);
   if (mount === 'route' && req.route === undefined) {
     throw new IdempotencyConfigError(
@@ -129,7 +115,7 @@ export function guardRequest(
 
 /** Prepares the app that registered the guard, then guards; refuses the request if that fails. */
 function prepareFirst(req: Request, res: Response, next: NextFunction, mount: Mount) {
-  const [owner] = registrationOf(req.app) ?? [];
+  const owner = registrationOf(req.app)?.app;
   if (owner === undefined) {
     throw new IdempotencyConfigError(
       IdempotencyErrorCode.notStarted,

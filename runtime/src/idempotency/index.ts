@@ -15,7 +15,7 @@ export {
 export type { Duration } from './duration.js';
 export { IdempotencyConfigError, IdempotencyErrorCode, OptionsValidationError } from './errors.js';
 export { silentLogger, type IdempotencyLogger } from './logger.js';
-export { buildKeyInfo, safeKeyOf } from './key-info.js';
+export { buildKeyInfo, safeKeyOf, storageKey } from './key-info.js';
 export { STANDARD_KEY_HEADER } from './key-header.js';
 export { resolveScope } from './scope.js';
 export {
@@ -26,13 +26,14 @@ export {
 } from './fingerprint.js';
 export { DEFAULT_KEY_PATTERN } from './pattern.js';
 export { IN_FLIGHT_RETRY_AFTER_SECONDS, IdempotencyProblemType } from './problems.js';
-export { REPLAYED_HEADER } from './guard.js';
+export { IDEMPOTENCY_CHANNEL, REPLAYED_HEADER, type IdempotencyOutcome } from './guard.js';
 export {
   addIdempotentKey,
   addIdempotentKeyWithStore,
   type IdempotencyApp,
   type IdempotencyKeyStoreFactory,
   type IdempotencyStoreSource,
+  type PreparedIdempotency,
 } from './registration.js';
 export { requiredIdempotentKey } from './coverage.js';
 export { markAuthentication } from './scope-order.js';
@@ -41,6 +42,5 @@ export {
   closeIdempotency,
   prepareApp,
   startApp,
-  type PreparedIdempotency,
   type StartAppOptions,
 } from './startup.js';

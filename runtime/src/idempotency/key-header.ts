@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { parseItem } from 'structured-headers';
 import type { KeyRule } from './problems.js';
-import type { GuardRuntime } from './runtime.js';
+import type { GuardRuntime } from './registration.js';
 
 /** The header the IETF HTTPAPI draft "The Idempotency-Key HTTP Header Field" defines. */
 export const STANDARD_KEY_HEADER = 'Idempotency-Key';

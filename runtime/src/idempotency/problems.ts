@@ -7,8 +7,9 @@ import {
   problemDetails,
   sendProblem,
   type ProblemMembers,
-} from '../http/problem.js';
-import { problemKinds, type ProblemCode } from '../http/problem-kinds.js';
+  problemKinds,
+  type ProblemCode,
+} from '../http/index.js';
 import type { ResolvedIdempotencyOptions } from './options.js';
 
 /** Which key rule failed, in the order the rules are checked. */

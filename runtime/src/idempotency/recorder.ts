@@ -3,22 +3,13 @@
 // ends in those two), keeps what the handler writes, holds the final `end` until the store has
 // the outcome, then lets the response go on as the handler asked.
 import type { Request, Response } from 'express';
-import { principalId } from '../auth/user.js';
-import { safeError } from '../logging/safe-error.js';
-import type { GuardRuntime } from './runtime.js';
-import {
-  attempt,
-  headerBlockIsUtf8,
-  isCacheable,
-  recordedBody,
-  recordedContentType,
-  recordedHeaders,
-} from './recording.js';
+import { principalId } from '../auth/index.js';
+import { safeError } from '../logging/index.js';
+import type { GuardRuntime } from './registration.js';
+import { attempt, headerBlockIsUtf8, isCacheable, isUtf8, recordedHeaders } from './recording.js';
 import { lateCallerProblem } from './scope-order.js';
 import type { IdempotentKeyInfo } from './store.js';
 
-type Write = (this: Response, ...args: unknown[]) => boolean;
-type End = (this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) => Response;
 /** A response's final `end` call, held until the store has its outcome. */
 interface Ending {
   readonly res: Response;
@@ -54,12 +45,9 @@ export function startRecording(
 ): Recorder {
   const recorder = new Recorder(runtime, info, reservation, principal, res);
   recorders.set(req, recorder);
-  res.write = function write(this: Response, ...args: unknown[]) {
-    return recorder.write(this, args);
-  } as Response['write'];
-  res.end = function end(this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) {
-    return recorder.end(this, chunk, encoding, callback);
-  } as Response['end'];
+  res.write = ((...args: unknown[]) => recorder.write(res, args)) as Response['write'];
+  res.end = ((chunk?: unknown, encoding?: unknown, callback?: unknown) =>
+    recorder.end(res, chunk, encoding, callback)) as Response['end'];
   return recorder;
 }
 
@@ -68,15 +56,13 @@ export class Recorder {
   readonly chunks: Buffer[] = [];
   /** The one chunk so far when it is a UTF-8 string (`res.send`, `res.json`), kept as it is. */
   text: string | undefined = undefined;
-  /** Some chunk is a view of the caller's own buffer, so recording must copy. */
-  borrowed = false;
   ended = false;
   /** Node sent the header block as UTF-8 (see `headerBlockIsUtf8`), not as latin1. */
   utf8Header = false;
   /** Set once the reservation is being released (it is then settled). */
   releasing: Promise<void> | undefined;
-  private readonly write0: Write;
-  private readonly end0: End;
+  private readonly write0: Response['write'];
+  private readonly end0: Response['end'];
 
   constructor(
     readonly runtime: GuardRuntime,
@@ -86,8 +72,8 @@ export class Recorder {
     readonly principal: string | undefined,
     res: Response,
   ) {
-    this.write0 = res.write as Write;
-    this.end0 = res.end as End;
+    this.write0 = res.write;
+    this.end0 = res.end;
   }
 
   /** Keeps a chunk: a first UTF-8 string as it is, a caller's buffer viewed (copied at the end). */
@@ -96,16 +82,15 @@ export class Recorder {
     if (this.text !== undefined) {
       this.chunks.push(Buffer.from(this.text, 'utf8'));
       this.text = undefined;
-    } else if (typeof chunk === 'string' && this.chunks.length === 0 && isUtf8Name(encoding)) {
+    } else if (typeof chunk === 'string' && this.chunks.length === 0 && isUtf8(encoding)) {
       this.text = chunk;
       return;
     }
     if (typeof chunk === 'string') {
-      this.chunks.push(Buffer.from(chunk, isUtf8Name(encoding) ? 'utf8' : (encoding as never)));
+      this.chunks.push(Buffer.from(chunk, isUtf8(encoding) ? 'utf8' : (encoding as never)));
     } else {
       const view = chunk as Uint8Array;
       this.chunks.push(Buffer.from(view.buffer, view.byteOffset, view.byteLength));
-      this.borrowed = true;
     }
   }
 
@@ -113,7 +98,7 @@ export class Recorder {
   write(res: Response, args: unknown[]): boolean {
     this.collect(args[0], args[1]);
     const first = !res.headersSent;
-    const written = this.write0.apply(res, args);
+    const written = this.write0.apply(res, args as never);
     if (first) this.utf8Header = headerBlockIsUtf8(args[0], args[1], res.chunkedEncoding);
     return written;
   }
@@ -149,8 +134,8 @@ export class Recorder {
   /** Ends the response as the handler asked, with the status that was recorded. */
   private send({ res, chunk, encoding, callback, status }: Ending): void {
     if (res.statusCode !== status && !res.headersSent) res.statusCode = status;
-    if (encoding === undefined) this.end0.call(res, chunk, callback);
-    else this.end0.call(res, chunk, encoding, callback);
+    if (encoding === undefined) this.end0.call(res, chunk, callback as never);
+    else this.end0.call(res, chunk, encoding as never, callback as never);
   }
 
   /** Frees the key: at once on a store with a synchronous core (then `releasing` is `RELEASED`). */
@@ -177,11 +162,16 @@ export class Recorder {
     const { res, status } = ending;
     const at = Date.now();
     const deadline = at + runtime.options.expirationMs;
-    const contentType = recordedContentType(res);
+    const contentType = String(res.getHeader('content-type') ?? 'application/json');
     const headers = recordedHeaders(res, runtime.replayedHeaders, this.utf8Header);
+    // One UTF-8 string (res.send, res.json) as it is: a synchronous core keeps the string. The
+    // chunks are copied, so a handler reusing its buffer cannot change the recorded bytes.
+    const body = this.text ?? Buffer.concat(this.chunks);
     const now = runtime.store.synchronous?.();
     const done = (wrote: boolean) => {
-      if (!wrote) this.warn('the reservation was reclaimed before the response was recorded');
+      const reclaimed =
+        'idempotency: the reservation was reclaimed before the response was recorded';
+      if (!wrote) runtime.options.logger.warn(this.logFields(), reclaimed);
       this.send(ending);
     };
     const failed = (error: unknown) => {
@@ -189,14 +179,13 @@ export class Recorder {
       this.send(ending);
     };
     if (now) {
-      const body = this.text === undefined ? recordedBody(this.chunks, this.borrowed) : this.text;
       let wrote: boolean;
       try {
         wrote = now.completeNow(
           info,
           reservation,
           status,
-          body || null,
+          body.length > 0 ? body : null,
           contentType,
           headers,
           at,
@@ -207,17 +196,17 @@ export class Recorder {
       }
       return done(wrote);
     }
-    const body =
-      this.text === undefined ? recordedBody(this.chunks, this.borrowed) : Buffer.from(this.text);
-    const response = { statusCode: status, body: body?.length ? body : null, contentType, headers };
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    const response = {
+      statusCode: status,
+      body: bytes.length > 0 ? bytes : null,
+      contentType,
+      headers,
+    };
     const dates = { createdAt: new Date(at), expiresAt: new Date(deadline) };
     void attempt(() =>
       runtime.store.markKeyAsProcessed(info, { ...response, ...dates }, reservation),
     ).then(done, failed);
-  }
-
-  private warn(message: string): void {
-    this.runtime.options.logger.warn(this.logFields(), `idempotency: ${message}`);
   }
 
   private logFailure(error: unknown, what: string): void {
@@ -238,8 +227,3 @@ export class Recorder {
 const RELEASED: Promise<void> = Promise.resolve();
 /** Marks a recorder whose response is being recorded: the store is no longer to be released. */
 const RECORDED: Promise<void> = Promise.resolve();
-
-/** True for the encodings Node writes a string in as UTF-8 (none given means UTF-8). */
-function isUtf8Name(encoding: unknown): boolean {
-  return encoding === undefined || encoding === 'utf8' || encoding === 'utf-8';
-}

@@ -1,7 +1,7 @@
 // The response the recorder hands its store, built from what the handler wrote: status, body
 // bytes, content type and the allow-listed headers, each value as its bytes went on the wire.
 import type { Response } from 'express';
-import type { GuardRuntime } from './runtime.js';
+import type { GuardRuntime } from './registration.js';
 import type { ResponseHeader } from './store.js';
 
 const NO_HEADERS: readonly ResponseHeader[] = Object.freeze([]);
@@ -15,8 +15,12 @@ const NO_HEADERS: readonly ResponseHeader[] = Object.freeze([]);
  */
 export function headerBlockIsUtf8(chunk: unknown, encoding: unknown, chunked: boolean): boolean {
   if (chunked || typeof chunk !== 'string' || chunk.length === 0) return false;
-  if (encoding === undefined || typeof encoding === 'function') return true;
-  return typeof encoding === 'string' && /^utf-?8$/i.test(encoding);
+  return typeof encoding === 'function' || isUtf8(encoding);
+}
+
+/** True for the encodings Node writes a string in as UTF-8 (none given means UTF-8). */
+export function isUtf8(encoding: unknown): boolean {
+  return encoding === undefined || (typeof encoding === 'string' && /^utf-?8$/i.test(encoding));
 }
 
 const BEYOND_ASCII = /[\u0080-\uffff]/;
@@ -62,24 +66,6 @@ export function recordedHeaders(
   return headers ?? NO_HEADERS;
 }
 
-/**
- * The recorded body: `null` when nothing was written. One string chunk (res.send/res.json) is
- * already a buffer of the recorder's own; anything else is concatenated, which copies, so a
- * handler reusing its buffer cannot change cached bytes.
- */
-export function recordedBody(chunks: readonly Buffer[], borrowed: boolean): Buffer | null {
-  let size = 0;
-  for (const chunk of chunks) size += chunk.length;
-  if (size === 0) return null;
-  return chunks.length === 1 && !borrowed ? chunks[0]! : Buffer.concat(chunks, size);
-}
-
-/** The response's content type, or `application/json` when the handler set none. */
-export function recordedContentType(res: Response): string {
-  const contentType = res.getHeader('content-type');
-  return contentType === undefined ? 'application/json' : String(contentType);
-}
-
 /** True when `status` is in the cacheable window or listed as an extra cacheable status. */
 export function isCacheable(runtime: GuardRuntime, status: number): boolean {
   const { minStatusCodeForCaching: min, maxStatusCodeForCaching: max } = runtime.options;
@@ -92,10 +78,4 @@ export function isCacheable(runtime: GuardRuntime, status: number): boolean {
  * Runs a store call so that a synchronous throw (a store that serializes before it returns its
  * promise) becomes a rejection: either way it is logged and the client still gets its response.
  */
-export function attempt<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return Promise.resolve(call());
-  } catch (error) {
-    return Promise.reject(error as Error);
-  }
-}
+export const attempt = <T>(call: () => Promise<T>) => new Promise<T>((ok) => ok(call()));

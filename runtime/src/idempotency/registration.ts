@@ -1,8 +1,11 @@
-// Registering the guard on an app: which store and which options callback win, by the spec's
-// precedence rules. Nothing is built here; the winner is resolved when the app starts.
+// The guard's state per app: which store and which options callback won, by the spec's
+// precedence rules (nothing is built at registration), and, once the app is prepared
+// (startup.ts), what the guard reads on every request.
 import type { Application } from 'express';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
-import type { ConfigureIdempotency } from './options.js';
+import type { IdempotencyLogger } from './logger.js';
+import type { ConfigureIdempotency, ResolvedIdempotencyOptions } from './options.js';
+import type { KeyMatcher } from './pattern.js';
 import type { IdempotencyKeyStore, IdempotencyKeyStoreClass, StoreTimings } from './store.js';
 import { MemoryIdempotencyStore } from './stores/memory.js';
 
@@ -16,11 +19,34 @@ export type IdempotencyStoreSource =
 /** The app a guard is registered on (an Express application). */
 export type IdempotencyApp = Application;
 
-interface Registration {
+/** What `prepareApp` resolved: the options in force and the started store. */
+export interface PreparedIdempotency {
+  readonly options: ResolvedIdempotencyOptions;
+  readonly store: IdempotencyKeyStore;
+}
+
+/** What the guard reads on every request of a prepared app. */
+export interface GuardRuntime extends PreparedIdempotency {
+  readonly matches: KeyMatcher;
+  /** `idempotencyHeaderKey` lower-cased, as Node keys `req.headers`. */
+  readonly headerName: string;
+  /** The header is the standard `Idempotency-Key`, whose value may be a Structured Field string. */
+  readonly structuredKey: boolean;
+  /** `replayedHeaders`, keyed lower-case (as Node names response headers) to their spelling. */
+  readonly replayedHeaders: ReadonlyMap<string, string>;
+}
+
+export interface Registration {
+  readonly app: object;
   /** False for the default (memory) registration, which any explicit store replaces. */
   readonly explicit: boolean;
   readonly source: IdempotencyStoreSource;
   readonly configure: ConfigureIdempotency | undefined;
+  /** The start under way or done (`prepareApp`) until it fails or is closed, and its result. */
+  prepared?: Promise<GuardRuntime> | undefined;
+  runtime?: GuardRuntime | undefined;
+  /** The logger the callback configured at the last start, valid options or not. */
+  logger?: IdempotencyLogger;
 }
 
 const registrations = new WeakMap<object, Registration>();
@@ -37,11 +63,8 @@ const registrations = new WeakMap<object, Registration>();
  */
 export function addIdempotentKey(app: IdempotencyApp, configure?: ConfigureIdempotency): void {
   if (registrations.has(app)) return;
-  registrations.set(app, {
-    explicit: false,
-    source: (timings: StoreTimings) => new MemoryIdempotencyStore(timings),
-    configure,
-  });
+  const source = (timings: StoreTimings) => new MemoryIdempotencyStore(timings);
+  registrations.set(app, { app, explicit: false, source, configure });
 }
 
 /**
@@ -59,49 +82,41 @@ export function addIdempotentKeyWithStore(
   configure?: ConfigureIdempotency,
 ): void {
   if (registrations.get(app)?.explicit) return;
-  registrations.set(app, { explicit: true, source: store, configure });
+  registrations.set(app, { app, explicit: true, source: store, configure });
 }
 
-/** The app of `app`'s mount chain (itself first) that registered a guard, and its registration. */
-export function registrationOf(app: object | undefined): [object, Registration] | undefined {
+/** The registration of `app`, or of the first app of its mount chain that has one. */
+export function registrationOf(app: object | undefined): Registration | undefined {
   for (let current = app as { parent?: object } | undefined; current; current = current.parent) {
     const registration = registrations.get(current);
-    if (registration) return [current, registration];
+    if (registration) return registration;
   }
   return undefined;
 }
 
-function isStoreInstance(source: IdempotencyStoreSource): source is IdempotencyKeyStore {
-  return typeof source === 'object' && source !== null;
-}
-
-function isStoreClass(source: IdempotencyStoreSource): source is IdempotencyKeyStoreClass {
-  if (typeof source !== 'function') return false;
-  const proto = (source as { prototype?: { isKeyProcessed?: unknown } }).prototype;
-  return (
-    typeof proto?.isKeyProcessed === 'function' ||
-    /^class[\s{]/.test(Function.prototype.toString.call(source))
-  );
-}
-
-/** Builds the winning store once, at start. */
+/** Builds the winning store once, at start, with the timings of the resolved options. */
 export function buildStore(
   source: IdempotencyStoreSource,
-  timings: StoreTimings,
-): IdempotencyKeyStore {
-  let store: IdempotencyKeyStore;
-  if (isStoreInstance(source)) store = source;
-  else if (isStoreClass(source)) store = new source(timings);
-  else store = (source as IdempotencyKeyStoreFactory)(timings);
-  if (
-    typeof store?.isKeyProcessed !== 'function' ||
-    typeof store.markKeyAsProcessed !== 'function' ||
-    typeof store.releaseReservation !== 'function'
-  ) {
+  { expirationMs, inFlightReservationTimeoutMs, cachePrefix }: StoreTimings,
+) {
+  const timings = { expirationMs, inFlightReservationTimeoutMs, cachePrefix };
+  const store: Partial<IdempotencyKeyStore> | null =
+    typeof source === 'object'
+      ? source
+      : isStoreClass(source)
+        ? new source(timings)
+        : (source as IdempotencyKeyStoreFactory)(timings);
+  const methods = ['isKeyProcessed', 'markKeyAsProcessed', 'releaseReservation'] as const;
+  if (!methods.every((method) => typeof store?.[method] === 'function')) {
     throw new IdempotencyConfigError(
       IdempotencyErrorCode.storeUnusable,
       'the registered idempotency store lacks isKeyProcessed, markKeyAsProcessed or releaseReservation',
     );
   }
-  return store;
+  return store as IdempotencyKeyStore;
 }
+
+/** A class to construct (its prototype has the store's methods, or its source is a class). */
+const isStoreClass = (source: IdempotencyStoreSource): source is IdempotencyKeyStoreClass =>
+  typeof (source as { prototype?: Partial<IdempotencyKeyStore> }).prototype?.isKeyProcessed ===
+    'function' || /^class[\s{]/.test(Function.prototype.toString.call(source));

@@ -1,14 +1,10 @@
 // The caller scope is never kept for another caller: an authentication that runs after the guard
 // (and so after the scope was resolved) fails the request at request time (see docs/idempotency.md).
 import type { NextFunction, Request, Response } from 'express';
-import { lateAuthenticationRefusal, onLateAuthentication, principalId } from '../auth/user.js';
-import { PROBLEM_CONTENT_TYPE, shapeProblem } from '../http/problem.js';
+import { lateAuthenticationRefusal, onLateAuthentication, principalId } from '../auth/index.js';
+import { PROBLEM_CONTENT_TYPE, shapeProblem } from '../http/index.js';
 import { IdempotencyConfigError, IdempotencyErrorCode } from './errors.js';
 import type { IdempotencyLogger } from './logger.js';
-
-/** The advice every refusal ends with. */
-export const SCOPE_ORDER_FIX =
-  'authenticate before the guard: app.post(path, authenticate(), requiredIdempotentKey(), handler), or router.use(authenticate()) before requiredIdempotentKey(router)';
 
 /**
  * Makes an authentication that runs after the guard of `req` refuse it when the caller it sets
@@ -27,8 +23,9 @@ export function refuseLaterCaller(
   });
 }
 
+/** The detail of every refusal: what happened, and the fix. */
 const late = (req: Request) =>
-  `${req.method} ${req.originalUrl}: the caller was authenticated after the idempotency guard resolved its scope; ${SCOPE_ORDER_FIX}`;
+  `${req.method} ${req.originalUrl}: the caller was authenticated after the idempotency guard resolved its scope; authenticate before the guard: app.post(path, authenticate(), requiredIdempotentKey(), handler), or router.use(authenticate()) before requiredIdempotentKey(router)`;
 
 /**
  * The body replacing a response whose caller was authenticated after the guard by a middleware
@@ -58,16 +55,8 @@ export function lateCallerProblem(res: Response, logger: IdempotencyLogger): str
 export function markAuthentication<
   T extends (req: Request, res: Response, next: NextFunction) => unknown,
 >(middleware: T): T {
-  const marked = function authenticationChecked(req: Request, res: Response, next: NextFunction) {
-    return middleware(req, res, (error?: unknown) =>
-      error === undefined ? afterAuthentication(req, next) : next(error),
-    );
-  };
+  // Goes on to `next`, or fails the request when its caller changed after the guard.
+  const marked = (req: Request, res: Response, next: NextFunction) =>
+    middleware(req, res, (error?: unknown) => next(error ?? lateAuthenticationRefusal(req)));
   return marked as unknown as T;
-}
-
-/** Goes on to `next`, or fails the request when its caller changed after the guard. */
-function afterAuthentication(req: Request, next: NextFunction): void {
-  const refusal = lateAuthenticationRefusal(req);
-  return refusal ? next(refusal) : next();
 }

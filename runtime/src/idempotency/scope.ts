@@ -2,7 +2,7 @@
 // key to the same route never collide.
 import { createHmac } from 'node:crypto';
 import type { Request } from 'express';
-import { principalId } from '../auth/user.js';
+import { principalId } from '../auth/index.js';
 import type { ResolvedIdempotencyOptions } from './options.js';
 
 /**

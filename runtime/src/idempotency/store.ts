@@ -1,6 +1,5 @@
 // The idempotency store contract: what the guard asks of every store (memory, PostgreSQL, MySQL,
 // Redis, or one the application writes), and the shared helpers that keep stores consistent.
-export { storageKey } from './key-info.js';
 
 /** Status code of the in-flight sentinel every shipped store uses for a reservation. */
 export const IN_FLIGHT_STATUS = 102;

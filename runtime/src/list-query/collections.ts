@@ -2,7 +2,7 @@
 // table (or a join table joined to the other side of a many-to-many), the expression naming the
 // parent, and the conditions that keep another caller's elements and deleted elements out.
 import type { Fragment } from './conditions.js';
-import type { ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
+import type { ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { CollectionMember, RelationMember } from './members.js';
 
 /** `schema.table`, quoted part by part. */

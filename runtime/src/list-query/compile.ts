@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import { collectionFrom, visibleCondition, quoteTable } from './collections.js';
 import { filterFragment, type Fragment } from './conditions.js';
-import { dialectFor, type ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
+import { dialectFor, type ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { Member, RelationMember } from './members.js';
 import {
   expressionOf,

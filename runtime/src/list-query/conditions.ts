@@ -1,6 +1,6 @@
 // Filter conditions: one SQL fragment per parsed filter, built from the dialect's parts so the
 // result is the same on every database (see docs/list-query.md, "Cross-database guarantees").
-import type { ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
+import type { ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { ScalarMember } from './members.js';
 import type { DateOnlyRange, FilterScalar, ListFilter } from './types.js';
 

@@ -1,7 +1,7 @@
 // Counting a list: `exact` (COUNT(*)), `estimated` (the database's estimate, exact below a
 // threshold) or `none`; and the client's choice of them by `Prefer: count=...` (RFC 7240).
 import type { Knex } from 'knex';
-import type { ListQueryDialect, ListStatementRunner } from '../sql/dialects/index.js';
+import type { ListQueryDialect, ListStatementRunner } from '../sql/index.js';
 import { CountModes, type CountMode, type TotalItemCountKind } from './types.js';
 
 /** What a page says of the number of matching rows. */

@@ -3,11 +3,11 @@
 // another list or for another filter, search or order is a 400, never a wrong page.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { coerceValue } from './coerce.js';
-import { ProblemError } from '../http/problem.js';
+import { ProblemError } from '../http/index.js';
 import { invalidCursor } from './errors.js';
 import { orderKeys, type OrderKey } from './order.js';
 import type { ListResource } from './resource.js';
-import { readStored } from '../sql/values.js';
+import { readStored } from '../sql/index.js';
 import type { FilterScalar, ListCursor, ListFilter, ListFilterGroup, ListQuery } from './types.js';
 
 /** Longest cursor read; longer is a 400 (a text order key may be long, but not this long). */

@@ -1,8 +1,7 @@
 // Errors of the list-query engine: a broken resource definition (start-up) and the 400 problem a
 // malformed query string becomes.
 import { SlicekitError } from '../errors.js';
-import { ProblemError } from '../http/problem.js';
-import { problemKinds } from '../http/problem-kinds.js';
+import { ProblemError, problemKinds } from '../http/index.js';
 
 /** A `defineListResource` definition that cannot work; thrown at start-up, never per request. */
 export class ListResourceDefinitionError extends SlicekitError {

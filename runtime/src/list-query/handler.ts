@@ -6,10 +6,9 @@
 // SQL error text. Both are logged by their codes and statement, never their values.
 import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
-import { answerDatabaseUnavailable } from '../database/unavailable.js';
-import { problemDetails, ProblemError, sendProblem } from '../http/problem.js';
-import { safeError } from '../logging/safe-error.js';
-import { recordFailedStatements } from '../logging/statements.js';
+import { answerDatabaseUnavailable } from '../database/index.js';
+import { problemDetails, ProblemError, sendProblem } from '../http/index.js';
+import { safeError, recordFailedStatements } from '../logging/index.js';
 import { preferredCount } from './count.js';
 import { parseListQuery, type ParseListQueryOptions } from './parse.js';
 import type { ListResource } from './resource.js';

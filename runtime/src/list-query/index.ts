@@ -7,7 +7,7 @@ export type {
   ListResourceDefinition,
   RelationMapping,
 } from './definition.js';
-export { sqlFamily as dialectName, type DialectName } from '../sql/dialects/index.js';
+export { sqlFamily as dialectName, type DialectName } from '../sql/index.js';
 export {
   INVALID_LIST_QUERY_TYPE,
   invalidListQuery,
@@ -35,7 +35,7 @@ export type { QueryTarget } from './paths.js';
 export { loadCollections, loadRelated } from './related.js';
 export { runListQuery, type RunListQueryOptions } from './run.js';
 export type { JsonSchema } from './schema.js';
-export { listQueryAfterCreate, registerSqliteFunctions } from '../sql/dialects/index.js';
+export { listQueryAfterCreate, registerSqliteFunctions } from '../sql/index.js';
 export { MAX_CURSOR_LENGTH } from './cursor.js';
 export { preferredCount } from './count.js';
 export {

@@ -1,6 +1,6 @@
 // The resolved description of a DTO: one member per property, saying how it is stored and what a
 // list query may do with it. Built once by `defineListResource`.
-import type { ValueType } from '../sql/values.js';
+import type { ValueType } from '../sql/index.js';
 
 /** The scalar types a filter value is coerced to: every value type but JSON documents. */
 export type ScalarType = Exclude<ValueType, 'json'>;

@@ -6,7 +6,7 @@ export function fieldKey(name: string): string {
   return name.replace(/[_-]/g, '').toLowerCase();
 }
 
-export { snakeCase } from '../sql/names.js';
+export { snakeCase } from '../sql/index.js';
 
 /** A field name as it is safe to echo in a problem: bounded and printable. */
 export function shown(text: string, max = 60): string {

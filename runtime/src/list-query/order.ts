@@ -2,7 +2,7 @@
 // the keyset condition a cursor becomes: "after this row" in that order, with NULL placed as the
 // ORDER BY places it (first ascending, last descending) on every database.
 import { filterFragment, type Fragment } from './conditions.js';
-import type { ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
+import type { ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { ScalarMember } from './members.js';
 import type { QueryTarget } from './paths.js';
 import type { ListResource } from './resource.js';

@@ -4,7 +4,7 @@
 // related rows of an owned table are only the caller's own.
 import type { Knex } from 'knex';
 import { collectionFrom, visibleCondition, quoteTable } from './collections.js';
-import { dialectFor, marks, type ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
+import { dialectFor, marks, type ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { CollectionMember, Member, RelationMember } from './members.js';
 import type { ListResource } from './resource.js';
 import { collectionKey, relationKey, relationPresentKey } from './to-dto.js';

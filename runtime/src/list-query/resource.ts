@@ -1,6 +1,6 @@
 // `defineListResource`: resolves a DTO schema and its column mapping into members, validates the
 // whole definition at start-up, and exposes `toDto`.
-import { entityTagOf, withEntityTag } from '../http/entity-tag.js';
+import { entityTagOf, withEntityTag } from '../http/index.js';
 import type { ColumnMapping, ListResourceDefinition } from './definition.js';
 import { ListResourceDefinitionError } from './errors.js';
 import type { Member, ScalarMember } from './members.js';

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { buildListQueries, type ListQueryBuildOptions } from './compile.js';
 import { countTotal } from './count.js';
 import { makeCursor } from './cursor.js';
-import { dialectFor, type ListStatementRunner } from '../sql/dialects/index.js';
+import { dialectFor, type ListStatementRunner } from '../sql/index.js';
 import type { ListResource } from './resource.js';
 import { loadCollections } from './related.js';
 import { selectedMembers } from './select.js';

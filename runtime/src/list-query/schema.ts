@@ -1,6 +1,6 @@
 // Reads the JSON Schema of a DTO property into what the engine needs: its scalar type, or that it
 // is an object, array, dictionary or byte array.
-import type { JsonSchema } from '../sql/json-schema.js';
+import type { JsonSchema } from '../sql/index.js';
 import type { ScalarType } from './members.js';
 
 export type { JsonSchema };

@@ -3,7 +3,7 @@
 // clause null-guarded.
 import { collectionFrom, visibleCondition } from './collections.js';
 import { escapeLike, type Fragment } from './conditions.js';
-import type { ListQueryDialect as SqlDialect } from '../sql/dialects/index.js';
+import type { ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { Member } from './members.js';
 
 /** What the search group needs from the compiler: how to name a column of a table. */

@@ -1,7 +1,7 @@
 // Row -> DTO: camelCase properties, decimals as numbers, booleans as booleans, date-times as ISO
 // 8601 UTC, JSON parsed; the same output on PostgreSQL, MySQL and SQLite (sql/values.ts reads
 // each stored value, as the CRUD repository does).
-import { readJson, readStored } from '../sql/values.js';
+import { readJson, readStored } from '../sql/index.js';
 import type { Member, ScalarType, SubMember } from './members.js';
 
 /** Row key under which the list query selects a relation's sub-member. */

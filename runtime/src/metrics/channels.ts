@@ -2,11 +2,11 @@
 // (the HTTP middleware, the idempotency guard, the broker relay) depend only on node:diagnostics_channel,
 // never on prom-client, and publish only while someone listens.
 
-import type { IdempotencyOutcome } from '../idempotency/guard.js';
+import type { IdempotencyOutcome } from '../idempotency/index.js';
 
 // Each publisher names its own channel; only the names are imported here.
-export { EVENTS_FAILED_CHANNEL, EVENTS_PUBLISHED_CHANNEL } from '../events/relay.js';
-export { IDEMPOTENCY_CHANNEL, type IdempotencyOutcome } from '../idempotency/guard.js';
+export { EVENTS_FAILED_CHANNEL, EVENTS_PUBLISHED_CHANNEL } from '../events/index.js';
+export { IDEMPOTENCY_CHANNEL, type IdempotencyOutcome } from '../idempotency/index.js';
 
 /** `HttpRequestMessage`, once per finished response, published by `httpMetrics()`. */
 export const HTTP_REQUEST_CHANNEL = 'slicekit:http:request';

@@ -2,7 +2,7 @@
 // the event outbox (pending rows, age of the oldest), with OpenTelemetry's names for the pool.
 import type { Knex } from 'knex';
 import type * as PromClient from 'prom-client';
-import { DEFAULT_OUTBOX_TABLE } from '../events/types.js';
+import { DEFAULT_OUTBOX_TABLE } from '../events/index.js';
 import type { MetricsLogger } from './options.js';
 
 /** The part of Knex's tarn pool read here (public tarn methods). */

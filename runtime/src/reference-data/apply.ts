@@ -1,6 +1,6 @@
 // Applying reference data: insert the declared rows that are absent, never touch present ones.
 import type { Knex } from 'knex';
-import { dialectFor } from '../sql/dialects/index.js';
+import { dialectFor } from '../sql/index.js';
 import {
   defineReferenceData,
   keyColumns,

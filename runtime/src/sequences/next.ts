@@ -1,6 +1,6 @@
 // `nextValue` / `nextNumber`: the next value of a sequence, unique across concurrent callers.
 import type { Knex } from 'knex';
-import { dialectFor } from '../sql/dialects/index.js';
+import { dialectFor } from '../sql/index.js';
 import type { SequenceDefinition } from './definition.js';
 import { SequenceExhaustedError, SequenceNotFoundError } from './errors.js';
 import { renderSequenceValue } from './format.js';

@@ -1,6 +1,6 @@
 // Creating and dropping sequences: native ones or counter rows, as the dialect keeps them.
 import type { Knex } from 'knex';
-import { dialectFor } from '../sql/dialects/index.js';
+import { dialectFor } from '../sql/index.js';
 import type { SequenceDefinition } from './definition.js';
 
 export interface SequenceTableOptions {

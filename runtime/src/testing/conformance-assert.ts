@@ -1,7 +1,7 @@
 // Assertions the conformance cases share: what a new key, an in-flight key and a replay look like
 // through the store interface.
 import assert from 'node:assert/strict';
-import type { IdempotencyKeyStore, KeyCheckResult } from '../idempotency/store.js';
+import type { IdempotencyKeyStore, KeyCheckResult } from '../idempotency/index.js';
 import type { ConformanceContext } from './conformance-context.js';
 import { conformanceKeyInfo } from './key-info.js';
 

@@ -2,7 +2,7 @@
 // through the public store interface only.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { IN_FLIGHT_STATUS } from '../idempotency/store.js';
+import { IN_FLIGHT_STATUS } from '../idempotency/index.js';
 import { assertInFlight, assertSameBytes, reservationOf, roundTrip } from './conformance-assert.js';
 import type { ConformanceContext } from './conformance-context.js';
 import { conformanceKeyInfo } from './key-info.js';

@@ -6,7 +6,7 @@ import type {
   IdempotencyKeyStore,
   ResponseHeader,
   StoreTimings,
-} from '../idempotency/store.js';
+} from '../idempotency/index.js';
 
 /** Options of the store conformance suite. */
 export interface StoreConformanceOptions {

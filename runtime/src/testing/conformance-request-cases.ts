@@ -1,7 +1,7 @@
 // Conformance cases for what a store keeps about the request and response besides the body: the
 // request fingerprint that tells a retry from a reused key, and the headers a replay sends again.
 import assert from 'node:assert/strict';
-import type { KeyCheckResult, ResponseHeader } from '../idempotency/store.js';
+import type { KeyCheckResult, ResponseHeader } from '../idempotency/index.js';
 import { assertInFlight, reservationOf } from './conformance-assert.js';
 import type { ConformanceCase } from './conformance-cases.js';
 import { conformanceKeyInfo } from './key-info.js';

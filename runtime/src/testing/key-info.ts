@@ -1,6 +1,5 @@
 // Builds the key information a store receives, the way the guard does, for store tests.
-import { buildKeyInfo } from '../idempotency/key-info.js';
-import type { IdempotentKeyInfo } from '../idempotency/store.js';
+import { buildKeyInfo, type IdempotentKeyInfo } from '../idempotency/index.js';
 
 /** Where a test key "came from"; every member defaults to a plain anonymous POST. */
 export interface KeyInfoParts {

@@ -1,7 +1,7 @@
 // The relay to RabbitMQ: each event on a durable topic exchange, routing key `<EventName>`,
 // persistent, its UUID as `message_id`, confirmed by the broker (a confirm channel).
 import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
-import { safeError } from '../../logging/safe-error.js';
+import { safeError } from '../../logging/index.js';
 import { EventRefusedError, type EventRelay, type RelayMessage } from '../relay.js';
 import { pause } from './recent-ids.js';
 import {

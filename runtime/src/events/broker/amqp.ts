@@ -2,7 +2,7 @@
 // each event id handled once (docs/operations.md#events-to-a-broker). Needs the optional peer
 // amqplib.
 import { connect, type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
-import { safeError } from '../../logging/safe-error.js';
+import { safeError } from '../../logging/index.js';
 import type { BrokerEventBody } from '../relay.js';
 import type { EventsLogger } from '../types.js';
 import { withHeartbeat } from './amqp-relay.js';

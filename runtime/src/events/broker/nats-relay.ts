@@ -5,10 +5,10 @@ import {
   jetstreamManager,
   JetStreamApiCodes,
   JetStreamApiError,
+  type JetStreamClient,
 } from '@nats-io/jetstream';
-import type { JetStreamClient } from '@nats-io/jetstream';
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
-import { safeError } from '../../logging/safe-error.js';
+import { safeError } from '../../logging/index.js';
 import { EventRefusedError, type EventRelay, type RelayMessage } from '../relay.js';
 import { pause } from './recent-ids.js';
 import {

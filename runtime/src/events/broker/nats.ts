@@ -3,7 +3,7 @@
 // optional peers @nats-io/transport-node and @nats-io/jetstream.
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { safeError } from '../../logging/safe-error.js';
+import { safeError } from '../../logging/index.js';
 import type { BrokerEventBody } from '../relay.js';
 import type { EventsLogger } from '../types.js';
 import { ensureStream, natsConnectOptions } from './nats-relay.js';

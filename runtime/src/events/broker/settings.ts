@@ -1,7 +1,6 @@
 // The broker settings of an app (EVENTS_BROKER_URL and the names around it), read strictly, and
 // the relay they describe, whose client library is loaded only when a broker is configured.
-import { ConfigError } from '../../config/errors.js';
-import type { Env } from '../../config/env.js';
+import { ConfigError, type Env } from '../../config/index.js';
 import type { EventRelay, RelayMessage } from '../relay.js';
 import {
   brokerDefaults,

@@ -2,13 +2,13 @@
 // and fenced completion of one key, made here once for the PostgreSQL, MySQL and Redis stores.
 // A subclass supplies four atomic operations on its storage (see docs/stores.md, "Writing a store").
 import { randomUUID } from 'node:crypto';
-import {
-  storageKey,
-  type CachedResponse,
-  type IdempotencyKeyStore,
-  type IdempotentKeyInfo,
-  type KeyCheckResult,
-  type StoreTimings,
+import { storageKey } from '../key-info.js';
+import type {
+  CachedResponse,
+  IdempotencyKeyStore,
+  IdempotentKeyInfo,
+  KeyCheckResult,
+  StoreTimings,
 } from '../store.js';
 import {
   inFlightRecord,

@@ -8,7 +8,7 @@ import {
   isDatabaseError,
   type BoundSql,
   type KeyTableStatements,
-} from '../../sql/dialects/index.js';
+} from '../../sql/index.js';
 import { IN_FLIGHT_STATUS, type StoreTimings } from '../store.js';
 import { headersText, type NewRecord, type StoredRecord } from './record.js';
 import { RelationalIdempotencyStore } from './relational-store.js';

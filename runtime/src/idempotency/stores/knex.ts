@@ -2,7 +2,7 @@
 // MySQL/MariaDB database, on the app's Knex instance (its pool, its timeouts). The key table comes
 // from a migration the app runs: `idempotencyKeysMigration()`.
 import type { Knex } from 'knex';
-import { dialectFor } from '../../sql/dialects/index.js';
+import { dialectFor } from '../../sql/index.js';
 import { addIdempotentKeyWithStore } from '../index.js';
 import { KnexIdempotencyStore, keyTableFamily, type KnexStoreSettings } from './knex-store.js';
 import {

@@ -2,7 +2,7 @@
 // that manage their schema with their own migrations (see docs/stores.md): one creating the table,
 // one bringing a table made by an older release up to date.
 import type { Knex } from 'knex';
-import { dialectFor, type KeyTableStatements } from '../../sql/dialects/index.js';
+import { dialectFor, type KeyTableStatements } from '../../sql/index.js';
 import { IdempotencyStoreError, IdempotencyStoreErrorCode } from './store-errors.js';
 import { resolveRelationalSettings } from './store-settings.js';
 

@@ -1,7 +1,7 @@
 // The Redis idempotency store on node-redis v5: native set-if-absent for the reservation, native
 // time-to-live for expiry, Lua for every check-then-write. One round trip per operation.
 import { createClient, RESP_TYPES, type RedisArgument } from 'redis';
-import { safeError } from '../../logging/safe-error.js';
+import { safeError } from '../../logging/index.js';
 import type { StoreTimings } from '../store.js';
 import { BaseIdempotencyStore } from './base-store.js';
 import type { NewRecord, StoredRecord } from './record.js';

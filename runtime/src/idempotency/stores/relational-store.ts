@@ -2,12 +2,12 @@
 // base store over a table with a unique storage key: the key length limit, the check for a table
 // from an older release, and the purge of expired rows. Every decision about a key (new, in flight, completed, expired,
 // take over) is the base store's.
-import { safeError } from '../../logging/safe-error.js';
+import { safeError } from '../../logging/index.js';
 import type { StoreTimings } from '../store.js';
 import { BaseIdempotencyStore } from './base-store.js';
 import { IdempotencyStoreError, IdempotencyStoreErrorCode } from './store-errors.js';
 import type { ResolvedRelationalSettings } from './store-settings.js';
-import { KEY_TABLE_ADDED_COLUMNS as ADDED_COLUMNS } from '../../sql/dialects/index.js';
+import { KEY_TABLE_ADDED_COLUMNS as ADDED_COLUMNS } from '../../sql/index.js';
 
 /** `storage_key` is VARCHAR(255); the digest and its colon take 65 of those characters. */
 export const MAX_RELATIONAL_PREFIX_LENGTH = 255 - 65;

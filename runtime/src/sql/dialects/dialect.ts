@@ -2,6 +2,7 @@
 // database (postgres.ts, mysql.ts, sqlite.ts), as knex keeps one folder per dialect. Every area
 // asks `dialectFor(knex)` and calls a member; no file outside this folder names a database.
 import type { Knex } from 'knex';
+import type { UniqueTextIndex } from './unique-text-index.js';
 import type { SqlFamily } from './family.js';
 import type { KeyTableStatements } from './key-table.js';
 
@@ -142,23 +143,6 @@ export interface ListQueryDialect {
     threshold: number,
     run: ListStatementRunner,
   ): Promise<CountEstimate | undefined>;
-}
-
-/** The unique index of one text column (`uniqueIndexMigration`), per database. */
-export interface UniqueTextIndex {
-  /** Makes it over the rows the table holds already (fails on a duplicate among them). */
-  create(knex: Knex, table: string, column: string, ignoreCase: boolean): Promise<void>;
-  /** Drops it (and what goes with it). */
-  drop(knex: Knex, table: string, column: string, ignoreCase: boolean): Promise<void>;
-  /** Narrows `query` to rows whose `column` holds `value` as the index compares them. */
-  whereSame(
-    query: Knex.QueryBuilder,
-    column: string,
-    value: string,
-    ignoreCase: boolean,
-  ): Knex.QueryBuilder;
-  /** What `create` makes, in a line of SQL or a comment, for an upgrade's preview. */
-  describe(table: string, column: string, ignoreCase: boolean): string;
 }
 
 export interface Dialect extends ListQueryDialect {
