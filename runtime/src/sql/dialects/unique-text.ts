@@ -8,7 +8,6 @@
 // - MySQL/MariaDB: their collations fold case and accents and pad trailing spaces, so the index
 //   is on an invisible stored column holding the value as bytes (CAST AS BINARY), or its LOWER()
 //   as bytes, the list query's LOWER() under a binary collation.
-import type { Knex } from 'knex';
 import type { UniqueTextIndex } from './unique-text-index.js';
 import { quoteDouble } from './shared.js';
 import { SQLITE_LOWER } from './sqlite-functions.js';
