@@ -8,6 +8,7 @@ import type Handlebars from 'handlebars';
 import type { NodePlopAPI } from 'plop';
 import { literal, quote } from './entity/literal.js';
 import { camelCase, kebabCase, pascalCase, pluralize, snakeCase, withArticle } from './names.js';
+import { defaultOptions, loadPrecompiled, templateKey, type TemplateSpec } from './precompiled.js';
 
 const nameHelpers: Record<string, (text: string) => string> = {
   slicekitPascal: pascalCase,
@@ -36,6 +37,12 @@ export const ENTITY_PARTIALS = fileURLToPath(
   new URL('../templates/entity/partials/', import.meta.url),
 );
 
+/** The templates a Handlebars instance takes from the build, and those it compiled. */
+interface CompiledTemplates {
+  built: Readonly<Record<string, TemplateSpec>>;
+  compiled: Map<string, HandlebarsTemplateDelegate>;
+}
+
 /**
  * Plop's `renderString` compiles the template, and every partial (registered again as text before
  * each render), on each call: over a slice's dozen files, and again for each entity of a run, that
@@ -43,17 +50,39 @@ export const ENTITY_PARTIALS = fileURLToPath(
  * runs, not when it compiles, so the same text compiled with the same options is the same template:
  * plop's Handlebars instance keeps what it compiled, by text and options.
  */
-function compileOnce(handlebars: typeof Handlebars): void {
-  const marked = handlebars as typeof Handlebars & { slicekitCompileOnce?: true };
-  if (marked.slicekitCompileOnce) return;
-  marked.slicekitCompileOnce = true;
+export function compileOnce(
+  handlebars: typeof Handlebars,
+  built?: Readonly<Record<string, TemplateSpec>>,
+): void {
+  const marked = handlebars as typeof Handlebars & { slicekitTemplates?: CompiledTemplates };
+  if (marked.slicekitTemplates) {
+    // Plop shares one Handlebars in a process: other compiled templates replace the ones kept.
+    if (built) marked.slicekitTemplates = { built, compiled: new Map() };
+    return;
+  }
+  marked.slicekitTemplates = { built: built ?? loadPrecompiled(), compiled: new Map() };
   const compile = handlebars.compile.bind(handlebars);
-  const compiled = new Map<string, HandlebarsTemplateDelegate>();
+  // The build's compiled templates (precompiled.ts): a template whose text is there is not
+  // compiled again.
+  const fromBuild = (input: string, options?: CompileOptions) => {
+    const spec = defaultOptions(options)
+      ? marked.slicekitTemplates!.built[templateKey(input)]
+      : undefined;
+    try {
+      return spec ? handlebars.template(spec) : undefined;
+    } catch {
+      return undefined; // compiled by another Handlebars revision than plop's: compile it here
+    }
+  };
   handlebars.compile = ((input: unknown, options?: CompileOptions) => {
     if (typeof input !== 'string') return compile(input, options);
+    const { compiled } = marked.slicekitTemplates!;
     const key = `${JSON.stringify(options ?? {})}\u0000${input}`;
     let template = compiled.get(key);
-    if (!template) compiled.set(key, (template = compile(input, options)));
+    if (!template) {
+      template = fromBuild(input, options) ?? compile(input, options);
+      compiled.set(key, template);
+    }
     return template;
   }) as typeof handlebars.compile;
 }

@@ -19,10 +19,17 @@ export const PRETTIER_DEFAULTS: prettier.Options = {
 const MAX_PASSES = 4;
 const settles = (file: string): boolean => /\.test\.ts$/.test(file);
 
+/**
+ * The parser of a TypeScript file: Babel's, which prints the generated code as the `typescript`
+ * parser `prettier --check` picks does (the snapshot and Prettier-stability tests compare them)
+ * and loads and parses in about half the time. A config naming a parser keeps it.
+ */
+const parserOf = (file: string) => (/\.[cm]?ts$/.test(file) ? { parser: 'babel-ts' } : {});
+
 /** `text` formatted as the file at `file` (an absolute path: it picks the parser and config). */
 export async function formatFile(text: string, file: string): Promise<string> {
   const config = (await prettier.resolveConfig(file)) ?? {};
-  const options = { ...PRETTIER_DEFAULTS, ...config, filepath: file };
+  const options = { ...PRETTIER_DEFAULTS, ...parserOf(file), ...config, filepath: file };
   let current = await prettier.format(text, options);
   for (let pass = 1; pass < (settles(file) ? MAX_PASSES : 1); pass++) {
     const next = await prettier.format(current, options);

@@ -1,6 +1,6 @@
 // JSON Schemas and TypeScript types of the generated DTO and requests, from the resolved model:
 // each field or parameter's type and constraints, written the way ajv evaluates them.
-import { NOT_BLANK } from '@slicekit/runtime/crud';
+import { NOT_BLANK } from '@slicekit/runtime/fields';
 import { fieldKinds } from '@slicekit/runtime/fields';
 import type { FieldModel, ParamModel } from '../model/types.js';
 

@@ -135,6 +135,17 @@ export function listIndexes(spec: Pick<FieldSpec, 'sortable' | 'filterable'>) {
   };
 }
 
+/**
+ * `unique`: `true` compares exactly but for an email, which ignores case (mail systems treat
+ * `Ana@example.com` and `ana@example.com` as one mailbox); `{ ignoreCase }` says which.
+ */
+function uniqueness(spec: FieldSpec): { unique?: true; ignoreCase?: true } {
+  if (spec.unique === undefined || spec.unique === false) return {};
+  const ignoreCase =
+    typeof spec.unique === 'object' ? (spec.unique.ignoreCase ?? false) : spec.type === 'email';
+  return { unique: true, ...(ignoreCase ? { ignoreCase: true } : {}) };
+}
+
 /** A spec field as a stored field. */
 export function fieldModel(name: string, spec: FieldSpec): FieldModel {
   const hasDefault = spec.default !== undefined;
@@ -149,7 +160,7 @@ export function fieldModel(name: string, spec: FieldSpec): FieldModel {
     ...(hasDefault ? { default: spec.default } : {}),
     ...withKindDefaults(spec),
     ...(spec.description ? { description: spec.description } : {}),
-    ...(spec.unique ? { unique: true } : {}),
+    ...uniqueness(spec),
     ...listIndexes(spec),
     ...(spec.examples ? { examples: spec.examples } : {}),
   };
@@ -157,7 +168,7 @@ export function fieldModel(name: string, spec: FieldSpec): FieldModel {
 
 /**
  * The problems of a field's `examples`: each must be a value a request may set (its kind, lengths,
- * pattern, bounds), and a unique field's examples must differ (ignoring case, as MySQL does).
+ * pattern, bounds), and a unique field's examples must differ (ignoring case where its index does).
  */
 export function exampleProblems(path: string, field: FieldModel): SpecProblem[] {
   const problems: SpecProblem[] = [];
@@ -177,12 +188,15 @@ export function exampleProblems(path: string, field: FieldModel): SpecProblem[] 
         fix: `give examples a request may set for ${field.name.camel}, or fix its rules`,
       });
     }
-    const key = typeof example === 'string' ? example.toLowerCase() : JSON.stringify(example);
+    const key =
+      typeof example === 'string' && field.ignoreCase
+        ? example.toLowerCase()
+        : JSON.stringify(example);
     if (field.unique && seen.has(key)) {
       problems.push({
         path: `${path}.examples[${i}]`,
         message: `${JSON.stringify(example)} is given twice for a unique field`,
-        fix: 'give distinct examples (case is ignored)',
+        fix: `give distinct examples${field.ignoreCase ? ' (case is ignored)' : ''}`,
       });
     }
     seen.add(key);

@@ -65,6 +65,13 @@ export function referenceProblems(path: string, name: string, spec: FieldSpec): 
   } else if (spec.joinTable !== undefined) {
     add('joinTable', 'applies to a many-to-many only', 'remove it, or add many: true');
   }
+  if (typeof spec.unique === 'object' && spec.unique.ignoreCase) {
+    add(
+      'unique',
+      'holds an id, whose case does not vary: ignoreCase does not apply',
+      'use unique: true',
+    );
+  }
   if (spec.onDelete === 'setNull' && spec.required) {
     add(
       'onDelete',

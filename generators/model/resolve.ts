@@ -15,6 +15,7 @@ import {
   tenantField,
   valueProblem,
 } from './fields.js';
+import { exactUnique, ignoreCaseWithoutText } from './exact-unique.js';
 import { resolveMethods } from './methods.js';
 import { resolveRules } from './rules.js';
 import { resolveParams, type Scope } from './params.js';
@@ -63,6 +64,7 @@ function resolveFields(
         fix: 'use type string with a maxLength, or remove unique',
       });
     }
+    problems.push(...ignoreCaseWithoutText(path, name, field));
     const sequence = resolveSequence(path, field, problems);
     const model = sequence
       ? { ...fieldModel(name, field), notNull: true, sequence }
@@ -145,6 +147,7 @@ export function resolveSpec(input: unknown, source: string): EntityModel {
     plural: plural.pascal,
     table,
   });
+  problems.push(...exactUnique(spec, declared));
   // A many-to-many is kept in its join table: a field of the entity, but no column of its own.
   const links = declared.filter((f) => f.reference?.many);
   const own = declared.filter((f) => !f.reference?.many);

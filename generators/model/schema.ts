@@ -4,6 +4,10 @@ import { accessSchema, ownedSchema } from './access.js';
 import { FIELD_TYPES, IDEMPOTENT_OPS, ON_DELETE, VERBS } from './types.js';
 
 const named = (pattern: string, fix: string) => ({ type: 'string', pattern, fix });
+const uniqueFix =
+  'use true for a field no two rows may share, { ignoreCase: true } to compare its text ignoring case, or leave it out';
+const ignoreCase = { ignoreCase: { type: 'boolean', fix: 'use true or false' } };
+const uniqueOptions = { type: 'object', additionalProperties: false, properties: ignoreCase };
 const camel = named('^[a-z][A-Za-z0-9]*$', 'write it in camelCase, e.g. isDiscontinued');
 const pascal = named('^[A-Z][A-Za-z0-9]*$', 'write it in PascalCase, e.g. ChangePrice');
 const count = { type: 'integer', minimum: 0, fix: 'give a whole number of at least 0' };
@@ -146,10 +150,7 @@ export const entitySpecSchema = {
             ...camel,
             fix: 'name the field as it was before (camelCase), e.g. renamedFrom: title',
           },
-          unique: {
-            type: 'boolean',
-            fix: 'use true for a field no two rows may share, or leave it out',
-          },
+          unique: { oneOf: [{ type: 'boolean', fix: uniqueFix }, uniqueOptions], fix: uniqueFix },
           sortable: {
             type: 'boolean',
             fix: 'use true for a field lists order by, or leave it out',

@@ -1,5 +1,8 @@
 // Structural check of a spec with ajv: types, allowed keys and values. Each ajv error becomes a
 // problem naming its path and the fix written beside that place in the schema.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
 import { didYouMean, nearest, type SpecProblem } from './errors.js';
 import { entitySpecSchema } from './schema.js';
@@ -7,14 +10,39 @@ import { withArticle } from '../names.js';
 
 type Schema = { fix?: string; properties?: Record<string, Schema> } & Record<string, unknown>;
 
-let validator: ReturnType<Ajv['compile']> | undefined;
+type Validate = ReturnType<Ajv['compile']>;
+let validator: Validate | undefined;
 
-function validate(): ReturnType<Ajv['compile']> {
-  if (!validator) {
-    const ajv = new Ajv({ allErrors: true, verbose: true });
-    ajv.addKeyword({ keyword: 'fix', schemaType: 'string' });
-    validator = ajv.compile(entitySpecSchema);
-  }
+/**
+ * Where the build writes the spec schema's validator as code (ajv standalone), beside this module:
+ * compiling the schema is a fifth of a one-entity run, and the schema only changes with slicekit.
+ */
+export const BUILT_VALIDATOR = fileURLToPath(new URL('./spec-validator.cjs', import.meta.url));
+
+function specAjv(source: boolean): Ajv {
+  const ajv = new Ajv({ allErrors: true, verbose: true, code: { source } });
+  ajv.addKeyword({ keyword: 'fix', schemaType: 'string' });
+  return ajv;
+}
+
+/** The source of a CommonJS module exporting the spec schema's validator (for the build). */
+export async function specValidatorModule(): Promise<string> {
+  // A CommonJS module: its default export is the function itself.
+  const standalone = (await import('ajv/dist/standalone/index.js')).default as unknown as {
+    default: (ajv: Ajv, validate: Validate) => string;
+  };
+  const ajv = specAjv(true);
+  return standalone.default(ajv, ajv.compile(entitySpecSchema));
+}
+
+/** The spec schema compiled here, as the sources run. */
+export const compiledValidator = (): Validate => specAjv(false).compile(entitySpecSchema);
+
+/** The spec schema's validator: the build's, else compiled here (once). */
+export function validate(): Validate {
+  validator ??= existsSync(BUILT_VALIDATOR)
+    ? (createRequire(import.meta.url)(BUILT_VALIDATOR) as Validate)
+    : compiledValidator();
   return validator;
 }
 
@@ -130,9 +158,12 @@ export function structuralProblems(spec: unknown): SpecProblem[] {
           ? 1
           : -1;
     const keep = `${oneOf.schemaPath}/${branch}/`;
+    // Only the errors of this value: the same place in another field may pick another branch.
     errors = errors.filter(
       (e) =>
         e === oneOf ||
+        (e.instancePath !== oneOf.instancePath &&
+          !e.instancePath.startsWith(`${oneOf.instancePath}/`)) ||
         !e.schemaPath.startsWith(`${oneOf.schemaPath}/`) ||
         e.schemaPath.startsWith(keep),
     );

@@ -50,8 +50,12 @@ export interface FieldSpec extends Constraints {
   examples?: unknown[];
   /** The field's name before, when an upgrade renames its column (docs/evolving-entities.md). */
   renamedFrom?: string;
-  /** No two rows may hold the same value: a unique index, and 409 for a duplicate. */
-  unique?: boolean;
+  /**
+   * No two rows may hold the same value: a unique index, and 409 for a duplicate. `true` compares
+   * exactly (an `email` ignores case); `{ ignoreCase: true }` makes `ANA@example.com` repeat
+   * `ana@example.com` on every database.
+   */
+  unique?: boolean | { ignoreCase?: boolean };
   /** Lists order by it (`orderBy`): an index on the column and the id, the tie-breaker. */
   sortable?: boolean;
   /** Lists filter by it (`filter=<field>:...`): an index on the column. */
@@ -226,6 +230,8 @@ export interface FieldModel extends Constraints {
   examples?: unknown[];
   /** No two rows may hold the same value (a unique index; a duplicate is 409). */
   unique?: boolean;
+  /** The unique index compares text ignoring case (`unique: { ignoreCase: true }`). */
+  ignoreCase?: boolean;
   /** Lists order by it: an index on (column, id). */
   sortable?: boolean;
   /** Lists filter by it: an index on the column. */

@@ -47,3 +47,7 @@ export interface DiffOptions {
    */
   requiredLinks?: ReadonlyMap<string, boolean | undefined>;
 }
+
+/** What tells indexes apart: an exact unique text index is a schema.json's plain one from before. */
+export const indexKey = (index: TableIndex) =>
+  `${index.method}:${index.columns.join(',')}${index.text === 'ignoreCase' ? ':ignoreCase' : ''}`;

@@ -6,11 +6,16 @@ import type { ForeignKey } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
 import type { FullSnapshot, NumberedColumn } from './base.js';
 import { diffJoinTables } from './diff-joins.js';
-import type { DataRisk, DiffOptions, SchemaChange, TableDiff } from './changes.js';
+import {
+  indexKey,
+  type DataRisk,
+  type DiffOptions,
+  type SchemaChange,
+  type TableDiff,
+} from './changes.js';
 import { ADDED_EMPTY, addedKind, alterRisks } from './diff-risks.js';
 import { diffLiveUnique, diffSearch } from './diff-search.js';
 
-const indexKey = (index: TableIndex) => `${index.method}:${index.columns.join(',')}`;
 const foreignKey = (key: ForeignKey) => `${key.column}>${key.table}:${key.onDelete}`;
 
 const same = (a: Column, b: Column) => JSON.stringify(a) === JSON.stringify(b);

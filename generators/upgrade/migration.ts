@@ -9,7 +9,7 @@ import { formatFile } from '../entity/format.js';
 import { migrationStamp } from '../entity/actions.js';
 import type { SchemaChange } from './changes.js';
 import { checkSql, rebuildTable } from './sql.js';
-import type { Line, MigrationSteps, Step } from './steps.js';
+import { indexLabel, uniqueTextIndex, type Line, type MigrationSteps, type Step } from './steps.js';
 
 export const UPGRADE_TEMPLATES = fileURLToPath(
   new URL('../../templates/upgrade/', import.meta.url),
@@ -44,9 +44,9 @@ export function summarize(changes: readonly SchemaChange[]): string[] {
       case 'alter':
         return `~ ${c.after.name}`;
       case 'addIndex':
-        return `+ ${c.index.method} (${c.index.columns.join(', ')})`;
+        return `+ ${indexLabel(c.index)}`;
       case 'dropIndex':
-        return `- ${c.index.method} (${c.index.columns.join(', ')})`;
+        return `- ${indexLabel(c.index)}`;
       case 'addSequence':
         return `+ sequence ${String(c.sequence.options['name'])}`;
       case 'dropSequence':
@@ -91,8 +91,15 @@ function stepView(step: Step): object {
         checkSql: checkSql(change.values),
         rebuildTable: rebuildTable(change.table),
         columnNames: change.rebuild.columns.map((c) => c.name),
+        // The indexes Knex makes, and the text ones the runtime makes.
+        plainIndexes: change.rebuild.indexes.filter((i) => !i.text),
+        uniqueTexts: change.rebuild.indexes.flatMap((i) => uniqueTextIndex(change.table, i) ?? []),
       },
     };
+  }
+  if ('uniqueIndex' in step) {
+    const { up, ...index } = step.uniqueIndex;
+    return { uniqueIndex: { index, up } };
   }
   return step;
 }
@@ -128,6 +135,13 @@ export function alterMigrationView(
       ...(usesExact(all) ? ['exactText'] : []),
       ...(all.some((s) => 'liveUnique' in s) ? ['liveUniqueMigration'] : []),
       ...(all.some((s) => 'searchIndex' in s) ? ['searchIndexMigration'] : []),
+      ...(all.some(
+        (s) =>
+          'uniqueIndex' in s ||
+          ('enumChange' in s && s.enumChange.rebuild.indexes.some((i) => i.text)),
+      )
+        ? ['uniqueIndexMigration']
+        : []),
     ].join(', '),
     upExact: usesExact(steps.up),
     downExact: usesExact(steps.down),

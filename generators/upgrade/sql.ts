@@ -9,7 +9,7 @@ import type { Dialect } from '@slicekit/runtime/database';
 import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import type { Column } from '../entity/views/migration.js';
 import type { FullSnapshot } from './base.js';
-import type { Line, Step } from './steps.js';
+import { uniqueTextIndex, type Line, type Step } from './steps.js';
 
 export type Family = 'sqlite' | 'postgres' | 'mysql';
 export const FAMILIES: readonly Family[] = ['sqlite', 'postgres', 'mysql'];
@@ -88,6 +88,7 @@ function builders(
     const { table, column: c, constraint, values, rebuild } = step.enumChange;
     if (schema.rebuildsToChangeEnum) {
       const names = rebuild.columns.map((r) => r.name);
+      const plain = rebuild.indexes.filter((i) => !i.text);
       const temp = rebuildTable(table);
       return [
         knex.schema.createTable(temp, (t) => {
@@ -97,13 +98,15 @@ function builders(
         knex.raw('insert into ?? (??) select ?? from ??', [temp, names, names, table]),
         knex.schema.dropTable(table),
         knex.schema.renameTable(temp, table) as unknown as Knex.SchemaBuilder,
-        ...(rebuild.indexes.length
-          ? [
-              knex.schema.alterTable(table, (t) =>
-                rebuild.indexes.forEach((i) => t[i.method](i.columns)),
-              ),
-            ]
+        ...(plain.length
+          ? [knex.schema.alterTable(table, (t) => plain.forEach((i) => t[i.method](i.columns)))]
           : []),
+        ...rebuild.indexes.flatMap((i) => {
+          const unique = uniqueTextIndex(table, i);
+          return unique
+            ? [dialect.uniqueText.describe(table, unique.column, !!unique.ignoreCase)]
+            : [];
+        }),
       ];
     }
     const altered = knex.schema.alterTable(table, (t) => {
@@ -134,6 +137,14 @@ function builders(
     if (!dialect.searchIndex.supported) return [];
     return [
       `-- search index ${dialect.searchIndex.name(table)} ${up ? `created over (${columns.join(', ')})` : 'dropped'} (@slicekit/runtime/database searchIndexMigration)`,
+    ];
+  }
+  if ('uniqueIndex' in step) {
+    const { table, column: c, ignoreCase = false, up } = step.uniqueIndex;
+    return [
+      up
+        ? dialect.uniqueText.describe(table, c, ignoreCase)
+        : `-- unique index of ${table}.${c}${ignoreCase ? ' ignoring case' : ''} dropped (@slicekit/runtime/database uniqueIndexMigration)`,
     ];
   }
   if ('liveUnique' in step) {

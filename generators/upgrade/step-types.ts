@@ -28,6 +28,13 @@ export interface EnumChange {
   rebuild: { columns: Column[]; indexes: TableIndex[]; foreignKeys: ForeignKey[] };
 }
 
+/** A text column's unique index, as `uniqueIndexMigration` takes it. */
+export interface UniqueTextIndex {
+  table: string;
+  column: string;
+  ignoreCase?: boolean;
+}
+
 /** One statement (or block) of a migration; exactly one key is set. */
 export type Step =
   | { comment: string }
@@ -42,6 +49,8 @@ export type Step =
   /** A many-to-many's join table, made as the create migration makes it. */
   | { createJoinTable: JoinTable }
   | { dropTable: string }
+  /** A text column's unique index (`uniqueIndexMigration`) made (`up`) or dropped. */
+  | { uniqueIndex: UniqueTextIndex & { up: boolean } }
   /** The table's search index made over `columns` (`up`) or dropped. */
   | { searchIndex: { table: string; columns: string[]; up: boolean } }
   /** A unique index over the live rows of a soft-deleting table, made (`up`) or dropped. */

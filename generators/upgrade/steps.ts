@@ -5,10 +5,12 @@
 import type { ForeignKey } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
 import type { FullSnapshot, NumberedColumn } from './base.js';
-import type { SchemaChange } from './changes.js';
+import { indexKey, type SchemaChange } from './changes.js';
+import { indexLabel, indexStep } from './index-steps.js';
 import type { Line, MigrationSteps, Step } from './step-types.js';
 
-export type { EnumChange, Line, MigrationSteps, Step } from './step-types.js';
+export type { EnumChange, Line, MigrationSteps, Step, UniqueTextIndex } from './step-types.js';
+export { indexLabel, uniqueTextIndex } from './index-steps.js';
 
 const alter = (table: string, ...lines: Line[]): Step => ({ alterTable: { table, lines } });
 const nullable = (column: Column): Column => ({ ...column, notNullable: false });
@@ -200,17 +202,14 @@ function forward(
         state.indexes = state.indexes.filter((i) => !i.columns.includes(change.column.name));
         break;
       case 'addIndex':
-        note(`index: ${change.index.method} (${change.index.columns.join(', ')})`);
-        steps.push(alter(table, { index: change.index }));
+        note(`index: ${indexLabel(change.index)}`);
+        steps.push(indexStep(table, change.index, true));
         state.indexes = [...state.indexes, change.index];
         break;
       case 'dropIndex':
-        note(`index dropped: ${change.index.method} (${change.index.columns.join(', ')})`);
-        steps.push(alter(table, { dropIndex: change.index }));
-        state.indexes = state.indexes.filter(
-          (i) =>
-            i.method !== change.index.method || i.columns.join() !== change.index.columns.join(),
-        );
+        note(`index dropped: ${indexLabel(change.index)}`);
+        steps.push(indexStep(table, change.index, false));
+        state.indexes = state.indexes.filter((i) => indexKey(i) !== indexKey(change.index));
         break;
       case 'addSequence':
         // A numbered column added in this change creates its sequence itself.

@@ -1,6 +1,7 @@
-// The email and url field kinds, which exist only as entries of the field-kind registry, and a
-// unique field: a slice generated with them migrates, validates addresses, filters on them and
-// refuses a second row with the same email (409 naming it) on every database.
+// The email and url field kinds, which exist only as entries of the field-kind registry, and
+// unique fields: a slice generated with them migrates, validates addresses, filters on them and
+// refuses a second row with the same email in any case (409 naming it) on every database, while a
+// plain unique string compares exactly there too.
 import { expect } from 'chai';
 import type { Express } from 'express';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,7 +11,10 @@ import { useScratchSlices } from '../support/scratch-slices.js';
 import { describeEachDatabase } from '../support/services.js';
 
 const slices = useScratchSlices('email-url', [
-  { name: 'Contact', fields: 'name:string(100)!, email:email!:unique, website:url' },
+  {
+    name: 'Contact',
+    fields: 'name:string(100)!, email:email!:unique, website:url, handle:string(30):unique',
+  },
 ]);
 const scratch = slices.dir;
 
@@ -20,9 +24,13 @@ describe('a slice with email and url fields, as generated', () => {
     const text = readFileSync(join(scratch, 'migrations', migration!), 'utf8');
     expect(text).to.contain("table.string('email', 320).notNullable();");
     expect(text).to.contain("table.string('website', 2048);");
-    expect(text).to.contain("table.unique(['email']);");
+    expect(text).to.contain(
+      "uniqueIndexMigration({ table: 'contacts', column: 'email', ignoreCase: true })",
+    );
+    expect(text).to.contain("uniqueIndexMigration({ table: 'contacts', column: 'handle' })");
     const table = readFileSync(join(scratch, 'src/slices/contacts/contact.table.ts'), 'utf8');
-    expect(table).to.contain("unique: [['email']]");
+    expect(table).to.contain("unique: [['email'], ['handle']]");
+    expect(table).to.contain("ignoreCase: ['email']");
     // Whitespace folded: Prettier breaks long objects over lines.
     const requests = readFileSync(
       join(scratch, 'src/slices/contacts/contact.requests.ts'),
@@ -70,8 +78,28 @@ describeEachDatabase('a slice with email and url fields', (db) => {
     expect(res.type).to.equal('application/problem+json');
     expect(res.body).to.include({ code: 'crud.duplicate' });
     expect(res.body.fields).to.deep.equal(['email']);
+    const variant = await request(app)
+      .post('/v1/contacts')
+      .send({ name: 'Ana Lima', email: 'ANA@Example.com' });
+    expect(variant.status, JSON.stringify(variant.body)).to.equal(409);
+    expect(variant.body.fields).to.deep.equal(['email']);
     const all = await request(app).get('/v1/contacts');
     expect(all.body.totalItemCount).to.equal(1);
+  });
+
+  it('keeps a unique string exact: handles differing in case are two', async () => {
+    for (const [email, handle] of [
+      ['lars@example.com', 'lars'],
+      ['lars.b@example.com', 'Lars'],
+    ]) {
+      const res = await request(app).post('/v1/contacts').send({ name: 'Lars', email, handle });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    }
+    const again = await request(app)
+      .post('/v1/contacts')
+      .send({ name: 'Lars', email: 'lars.c@example.com', handle: 'Lars' });
+    expect(again.status).to.equal(409);
+    expect(again.body.fields).to.deep.equal(['handle']);
   });
 
   it('answers 400 naming the field for an address that is not one', async () => {

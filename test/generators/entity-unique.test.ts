@@ -20,6 +20,49 @@ describe('entity spec: unique fields', () => {
     }
   });
 
+  it('compares an email ignoring case unless told otherwise, other text exactly unless told', () => {
+    const model = resolveSpec(
+      {
+        entity: 'Member',
+        fields: {
+          email: { type: 'email', unique: true },
+          login: { type: 'email', unique: { ignoreCase: false } },
+          handle: { type: 'string', unique: true },
+          nick: { type: 'string', unique: { ignoreCase: true } },
+        },
+      },
+      'member.yaml',
+    );
+    const ignoring = model.fields.filter((f) => f.ignoreCase).map((f) => f.name.camel);
+    expect(ignoring).to.deep.equal(['email', 'nick']);
+  });
+
+  it('refuses ignoreCase on a field without text, and a malformed unique, naming each', () => {
+    let error: unknown;
+    try {
+      resolveSpec(
+        {
+          entity: 'Seat',
+          fields: {
+            row: { type: 'integer', unique: { ignoreCase: true } },
+            code: { type: 'string', unique: { ignorecase: true } as never },
+            label: { type: 'string', unique: 'yes' as never },
+          },
+        },
+        'seat.yaml',
+      );
+    } catch (e) {
+      error = e;
+    }
+    expect(error).to.be.instanceOf(EntitySpecError);
+    const paths = (error as EntitySpecError).problems.map((p) => p.path);
+    expect(paths).to.include.members([
+      'fields.row.unique.ignoreCase',
+      'fields.code.unique.ignorecase',
+      'fields.label.unique',
+    ]);
+  });
+
   it('refuses unique on text and json with the fix', () => {
     let error: unknown;
     try {

@@ -149,12 +149,15 @@ describe('the generated app of the feature fixtures', function () {
 
   // rules: declared rules and increment/decrement effects (fixtures/rules). A Loan app keeps them
   // (422 from the request, 409 from the row's state); its generated tests use samples keeping
-  // every rule and a test breaking each.
+  // every rule and a test breaking each, and refuse a borrower email differing in case only.
   describe('rules: declared rules and steps', () => {
     it('documents each rule in OpenAPI: 422 for a request breaking it, 409 for the state', async () => {
       const { paths } = await pathsOf('src/slices/loans/loan.openapi.ts', 'loanOpenApi');
       const create = paths['/v1/loans']!.post!.responses;
       expect(create['422']!.description).to.contain('loan.dueOn.gt.loanedOn');
+      expect(create['409']!.description).to.match(
+        /another Loan already has this borrowerEmail \(compared ignoring case\) \(crud\.duplicate\)/i,
+      );
       const extend = paths['/v1/loans/{id}/extend']!.post!.responses;
       expect(extend['422']!.description).to.contain('loan.dueOn.gt.loanedOn');
       expect(extend['409']!.description).to.contain('loan.extensions.lte.2');
@@ -164,6 +167,10 @@ describe('the generated app of the feature fixtures', function () {
       it(`runs the generated tests of the declared rules on ${database}`, async function () {
         const output = await app.testOutput(this, database);
         expect(output).to.match(/declared rules/);
+        // An email is unique ignoring case: the same address in other case is refused.
+        expect(output).to.match(
+          /answers 409 crud.duplicate to a second loan whose borrowerEmail differs in case only/,
+        );
       });
     }
   });

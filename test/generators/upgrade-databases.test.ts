@@ -1,4 +1,5 @@
-// A slice upgraded step by step (up to a sequence-numbered field and soft delete), each step's ALTER migration
+// A slice upgraded step by step (up to a sequence-numbered field, a unique field made to ignore case
+// and soft delete), each step's ALTER migration
 // run on SQLite, PostgreSQL and MySQL over a table holding rows: the migration runs, the rows stay
 // intact, the new shape answers over HTTP, and `down` gives back the table as it was. The slice
 // is generated and upgraded once; each database runs the same migration files.
@@ -95,7 +96,17 @@ const steps = [
     ),
   },
   {
-    name: 'switches soft delete on',
+    name: 'makes the unique field ignore case',
+    spec: spec(
+      field.title.replace('100', '300').replace(' }', ', unique: { ignoreCase: true } }'),
+      field.status.replace('live]', 'live, archived]'),
+      '  abstract: { type: string, maxLength: 200, renamedFrom: summary }',
+      field.priority,
+      "  number: { type: string, maxLength: 20, sequence: { format: 'N{1:0000}' } }",
+    ),
+  },
+  {
+    name: 'switches soft delete on (the unique field exact again)',
     spec: spec(
       field.title.replace('100', '300').replace(' }', ', unique: true }'),
       field.status.replace('live]', 'live, archived]'),
@@ -132,7 +143,7 @@ before(async () => {
   versions.push({ migration: createMigration, slices: snapshotSlice(0) });
   for (const [i, step] of steps.entries()) {
     writeFileSync(SPEC, step.spec);
-    const now = `2025-01-01T00:00:0${i + 1}Z`;
+    const now = `2025-01-01T00:00:${String(i + 1).padStart(2, '0')}Z`;
     if (step.name.startsWith('drops')) {
       const refused = await generate({ specFile: SPEC, now }).then(
         () => undefined,
@@ -144,7 +155,7 @@ before(async () => {
     const result = await generate({ specFile: SPEC, now, 'accept-data-loss': true });
     expect(result.failures, step.name).to.deep.equal([]);
     const migration = readdirSync(join(dir, 'migrations')).sort().at(-1)!;
-    expect(migration).to.equal(`2025010100000${i + 1}_alter_notes.ts`);
+    expect(migration).to.equal(`202501010000${String(i + 1).padStart(2, '0')}_alter_notes.ts`);
     if (step.name.includes('soft delete')) {
       // Unique among live rows: the plain unique index goes, the live one comes last.
       const text = readFileSync(join(dir, 'migrations', migration), 'utf8');
@@ -245,6 +256,12 @@ describeEachDatabase('upgrading a slice with rows', (db) => {
           break;
         }
         case 8: {
+          const variant = await request(app).post('/v1/notes').send({ title: 'FIRST NOTE' });
+          expect(variant.status, JSON.stringify(variant.body)).to.equal(409);
+          expect(variant.body).to.deep.include({ code: 'crud.duplicate', fields: ['title'] });
+          break;
+        }
+        case 9: {
           // The rows it held are live; a deleted one's title can be taken, and its restore is 409.
           const second = `/v1/notes/${ids[1]}`;
           expect((await request(app).delete(second)).status).to.equal(204);
@@ -281,6 +298,13 @@ describeEachDatabase('upgrading a slice with rows', (db) => {
       // Down gives the table back as it was; up again moves on to the next step.
       await migration.down(db.knex);
       expect(await shape(db.knex)).to.deep.equal(before);
+      if (i === 8) {
+        // Exact again: a title differing in case only is another title.
+        const variant = { id: '00000000-0000-4000-8000-000000000002', title: 'FIRST NOTE' };
+        const row = { ...variant, created_on: new Date(), updated_on: new Date(), number: 'N9999' };
+        await db.knex('notes').insert(row);
+        await db.knex('notes').where({ id: variant.id }).delete();
+      }
       if (i === 3) {
         // The rows holding the new value took the default, and the old check is back.
         const [row] = await db.knex('notes').where({ id: ids[2] }).select('status');

@@ -237,12 +237,14 @@ describe('upgrading a slice through relation changes: the migrations', () => {
       "table.foreign('customer_id').references('id').inTable('customers').onDelete('RESTRICT'); });",
     );
     const rename = read(4);
-    expect(rename.indexOf("table.dropUnique(['code']);")).to.be.lessThan(
-      rename.indexOf("table.renameColumn('code', 'ref');"),
+    const renamed = rename.indexOf("table.renameColumn('code', 'ref');");
+    const dropped = rename.indexOf(
+      "await uniqueIndexMigration({ table: 'notes', column: 'code' }).down(knex);",
     );
-    expect(rename.indexOf("table.unique(['ref']);")).to.be.greaterThan(
-      rename.indexOf("table.renameColumn('code', 'ref');"),
-    );
+    expect(dropped).to.be.within(0, renamed);
+    expect(
+      rename.indexOf("await uniqueIndexMigration({ table: 'notes', column: 'ref' }).up(knex);"),
+    ).to.be.greaterThan(renamed);
     const schema = JSON.parse(
       readFileSync(join(dir, '.slicekit/slices/notes/schema.json'), 'utf8'),
     );

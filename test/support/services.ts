@@ -9,6 +9,7 @@ import knexFactory, { type Knex } from 'knex';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { createClient } from 'redis';
+import { listQueryAfterCreate } from '@slicekit/runtime/list-query';
 
 export const serviceUrls = {
   postgres: process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
@@ -136,6 +137,8 @@ function knexFor(dialect: Dialect, url: string): Knex {
         client: 'better-sqlite3',
         connection: { filename: url },
         useNullAsDefault: true,
+        // As an app's knexConfig: the list query's and case-ignoring unique indexes' function.
+        pool: { afterCreate: listQueryAfterCreate() },
       });
     case 'postgres':
       return knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 10 } });

@@ -24,13 +24,24 @@ export interface Column {
   exact?: true;
 }
 
-/** `table.<method>(columns)`: an index or a unique constraint. */
+/**
+ * `table.<method>(columns)`: an index or a unique constraint; a unique text column's index is
+ * made by the runtime's `uniqueIndexMigration` instead (`text`: exact or ignoring case), the same
+ * comparison on every database. An index of a schema.json from before has no `text`.
+ */
 export interface TableIndex {
   method: 'index' | 'unique';
   columns: string[];
+  text?: 'exact' | 'ignoreCase';
 }
 
-function column(f: FieldModel): Column {
+/** The index of a unique field: its text's comparison when it holds text. */
+function uniqueIndex(f: FieldModel): TableIndex {
+  if (f.sequence || !isSearchedText(f)) return { method: 'unique', columns: [f.column] };
+  return { method: 'unique', columns: [f.column], text: f.ignoreCase ? 'ignoreCase' : 'exact' };
+}
+
+function column(f: FieldModel, tenant = false): Column {
   // The field kind's own column (the runtime's field-kind registry); a kind whose literal default
   // a database refuses keeps its default in the entity's constructor only.
   const { method, args, literalDefault = true } = fieldKinds[f.type].column(f);
@@ -43,7 +54,9 @@ function column(f: FieldModel): Column {
     notNullable: f.notNull,
     hasDefault,
     ...(hasDefault ? { defaultTo: f.default } : {}),
-    ...(f.role === 'tenant' ? { exact: true as const } : {}),
+    ...(f.role === 'tenant' || (tenant && f.unique && isSearchedText(f))
+      ? { exact: true as const }
+      : {}),
   };
 }
 
@@ -56,11 +69,13 @@ function indexes(model: EntityModel): TableIndex[] {
   const own = ownIndexes(model);
   if (!model.tenant) return own;
   const numbered = new Set(model.fields.filter((f) => f.sequence).map((f) => f.column));
-  const tenant = own.map((index) =>
-    index.method === 'unique' && index.columns.every((c) => numbered.has(c))
-      ? index
-      : { ...index, columns: [TENANT_COLUMN, ...index.columns] },
-  );
+  // A tenant's unique text compares exactly as the tenant does (its column is exactText), in a
+  // plain unique index led by the tenant.
+  const tenant = own.map((index) => {
+    if (index.method === 'unique' && index.columns.every((c) => numbered.has(c))) return index;
+    const { columns, method } = index;
+    return { method, columns: [TENANT_COLUMN, ...columns] };
+  });
   return tenant.some((i) => i.columns[0] === TENANT_COLUMN)
     ? tenant
     : [{ method: 'index', columns: [TENANT_COLUMN] }, ...tenant];
@@ -83,9 +98,7 @@ function ownIndexes(model: EntityModel): TableIndex[] {
     // A sequence never hands out a value twice, and a unique field holds each value once: the
     // index says so (and finds a row by it).
     // (Under soft delete, a unique field's value is unique among live rows: see liveUnique.)
-    ...model.fields
-      .filter((f) => f.sequence || (f.unique && !model.softDelete))
-      .map((f): TableIndex => ({ method: 'unique', columns: [f.column] })),
+    ...model.fields.filter((f) => f.sequence || (f.unique && !model.softDelete)).map(uniqueIndex),
     // A reference column is looked up to list, check and delete rows by their referenced row; a
     // filterable field is looked up by its value; a sortable one is read in order, id breaking
     // ties as in the list's order.
@@ -123,15 +136,27 @@ export function migrationView(model: EntityModel, base: SliceBase, migrationName
   return {
     ...base,
     migrationName,
-    columns: model.fields.map(column),
+    columns: model.fields.map((f) => column(f, model.tenant)),
     hasExactText: model.tenant,
     indexes: indexes(model),
+    uniqueTexts: indexes(model).flatMap((i) =>
+      i.text
+        ? [
+            {
+              table: model.table,
+              column: i.columns[0]!,
+              ...(i.text === 'ignoreCase' ? { ignoreCase: true } : {}),
+            },
+          ]
+        : [],
+    ),
     searchColumns: searchColumns(model),
     liveUnique: liveUniqueColumns(model),
     databaseImports: [
       ...(model.tenant ? ['exactText'] : []),
       ...(liveUniqueColumns(model).length ? ['liveUniqueMigration'] : []),
       ...(searchColumns(model).length ? ['searchIndexMigration'] : []),
+      ...(indexes(model).some((i) => i.text) ? ['uniqueIndexMigration'] : []),
     ].join(', '),
     sequences: model.fields.filter((f) => f.sequence).map(sequenceOptions),
     foreignKeys: foreignKeys(model),

@@ -14,8 +14,10 @@ export function patchTestsView(
   model: EntityModel,
   createExpected: Record<string, unknown>,
   second: Record<string, unknown>,
+  caseVariant?: { field: string; body: Record<string, unknown> },
 ) {
   if (!model.patch) return { patchTests: undefined };
+  const variant = caseVariant?.field;
   const inRules = new Set(model.rules.flatMap((r) => ruleFields(r).map((f) => f.name.camel)));
   const dto = new Set(model.dto.map((f) => f.name.camel));
   const candidates = patchParams(model).filter(
@@ -40,6 +42,11 @@ export function patchTestsView(
       clear: clear?.name.camel,
       clearBody: clear ? { [clear.name.camel]: null } : undefined,
       eventName: event ? eventNameOf(model, event) : undefined,
+      // A case-ignoring unique field patched to another row's value in the other case: 409.
+      caseVariant:
+        variant && patchParams(model).some((p) => p.name.camel === variant)
+          ? { field: variant, body: { [variant]: caseVariant!.body[variant] } }
+          : undefined,
       testInvalid: model.validate,
       // A field the column requires: null is refused (400), not stored.
       required: patchParams(model).find((p) => p.required)?.name.camel,

@@ -58,5 +58,9 @@ export function openApiView(model: EntityModel, base: SliceBase) {
     createRules: createGuards(model).map((g) => g.code),
     patchRules: base.patch?.ruleGuards.map((g) => g.code) ?? [],
     referencedEntities: [...new Set(referenced)],
+    // The unique fields a create or change may repeat (409 crud.duplicate).
+    uniqueIndexes: model.fields
+      .filter((f) => f.unique)
+      .map((f) => ({ fields: [f.name.camel], ...(f.ignoreCase ? { ignoreCase: true } : {}) })),
   };
 }

@@ -1,6 +1,6 @@
 // A generated seed never writes a row its own request schema would refuse: each sampled value of
 // a seed row is checked, when the seed is generated, with the ajv schema the app's requests use.
-import { requestAjv } from '@slicekit/runtime/crud';
+import { requestAjv } from '@slicekit/runtime/fields';
 import type { ValidateFunction } from 'ajv';
 import { EntitySpecError } from '../../model/errors.js';
 import type { EntityModel, FieldModel, ParamModel } from '../../model/types.js';

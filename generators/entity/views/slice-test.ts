@@ -12,6 +12,7 @@ import { eventNameOf } from './events.js';
 import { referenceSample, relationTestsView } from './relation-tests.js';
 import { arrangeState, ruleBreaksView, ruleTestsView } from './rule-tests.js';
 import { distinctFields } from './values.js';
+import { fieldKinds } from '@slicekit/runtime/fields';
 
 /**
  * A request body that passes validation, from sample row `row`; references name seeded rows, and
@@ -185,6 +186,7 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     ...model.fields.filter((f) => f.unique).map((f) => [f]),
   ].find((group) => group.every((f) => createNames.has(f.name.camel)));
 
+  const caseVariant = caseVariantBody(model, createBody, samples[1]!);
   const access = accessTestsView(model, base, methods);
   const relationTests = relationTestsView(model, base, (row) =>
     validBody(model, model.create, row, unique),
@@ -194,7 +196,7 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     ...relationTests,
     methods,
     ...access,
-    ...patchTestsView(model, createExpected, samples[1]!),
+    ...patchTestsView(model, createExpected, samples[1]!, caseVariant),
     ...softDeleteTestsView(
       model,
       duplicateGroup?.map((f) => f.name.camel),
@@ -219,6 +221,7 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     createExpected,
     samples,
     duplicateFields: duplicateGroup?.map((f) => f.name.camel),
+    caseVariant,
     testInvalid: model.validate && model.create.length > 0,
     invalidBody: Object.fromEntries(model.create.map((p) => [p.name.camel, wrongValue(p)])),
     invalidFields: model.create.map((p) => p.name.camel),
@@ -230,4 +233,28 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     testSequence: base.hasSequences && !reference && !model.fields.some((f) => f.unique),
     numberedColumn: base.numbered[0]?.column,
   };
+}
+
+/** `Ana@Example.com` for `aNA@eXAMPLE.COM`: each letter in the other case. */
+const swapCase = (text: string) =>
+  [...text].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+
+/**
+ * The second sample body with a case-ignoring unique field set to the first body's value in the
+ * other case (a duplicate on every database), when the create request sets that field and the
+ * variant is a value the field accepts (a pattern may refuse upper case).
+ */
+function caseVariantBody(
+  model: EntityModel,
+  first: Record<string, unknown>,
+  second: Record<string, unknown>,
+): { field: string; body: Record<string, unknown> } | undefined {
+  for (const f of model.fields.filter((f) => f.ignoreCase)) {
+    const value = first[f.name.camel];
+    if (typeof value !== 'string' || !(f.name.camel in second)) continue;
+    const variant = swapCase(value);
+    if (variant === value || fieldKinds[f.type].problem(variant, f)) continue;
+    return { field: f.name.camel, body: { ...second, [f.name.camel]: variant } };
+  }
+  return undefined;
 }

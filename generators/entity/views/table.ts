@@ -17,5 +17,6 @@ export function tableView(model: EntityModel, base: SliceBase) {
       ...(model.referenceData ? [model.referenceData.key.map((f) => f.name.camel)] : []),
       ...model.fields.filter((f) => f.unique || f.sequence).map((f) => [f.name.camel]),
     ],
+    ignoreCase: model.fields.filter((f) => f.ignoreCase).map((f) => f.name.camel),
   };
 }

@@ -2,7 +2,7 @@
 // answered as 409 problem+json naming its properties, never a 500 from the database.
 import type { Knex } from 'knex';
 import { ProblemError, problemKinds } from '../http/index.js';
-import { isDatabaseError } from '../sql/index.js';
+import { dialectFor, isDatabaseError } from '../sql/index.js';
 import type { Caller } from './caller.js';
 import { liveRowsOnly, scopeRows, tenantCondition } from './row-scope.js';
 import type { EntityTable } from './table.js';
@@ -34,11 +34,19 @@ export async function duplicateProblem(
   caller: Caller | string = '',
 ): Promise<ProblemError> {
   const tenant = tenantCondition(table, caller);
+  const dialect = dialectFor(knex);
   for (const group of table.unique) {
     // A soft-deleted row holds its values without holding them against the live rows.
     const scoped = scopeRows(knex(table.table), table, caller, tenant);
     const query = liveRowsOnly(scoped, table).whereNot(table.idColumn, id);
-    for (const field of group) query.where(field.column, row[field.column] as Knex.Value);
+    for (const field of group) {
+      const value = row[field.column];
+      // Text as its index compares it (exactly, or ignoring case); other values as they are.
+      if (typeof value === 'string') {
+        const ignoreCase = table.ignoreCase.has(field.property);
+        dialect.uniqueText.whereSame(query, field.column, value, ignoreCase);
+      } else query.where(field.column, value as Knex.Value);
+    }
     if (await query.first())
       return duplicate(
         table,

@@ -70,13 +70,10 @@ export {
   type SliceModule,
 } from './types.js';
 export {
-  DECIMAL_PLACES,
-  decimalPlaces,
   fieldErrors,
   NO_NUL_CHARACTER,
-  NOT_BLANK,
   nulCharacterErrors,
-  requestAjv,
   validateBody,
   type ValidateBodyOptions,
 } from './validate.js';
+export { DECIMAL_PLACES, decimalPlaces, NOT_BLANK, requestAjv } from '../fields/index.js';

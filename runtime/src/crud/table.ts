@@ -7,6 +7,7 @@ import type { EntityEvents, EventDeclaration } from '../events/index.js';
 import { FIELD_KINDS, fieldKinds, isFieldKind, type FieldKind } from '../fields/index.js';
 import { snakeCase, readStored, writeStored } from '../sql/index.js';
 import { EntityTableDefinitionError } from './errors.js';
+import { keyProblems } from './table-keys.js';
 
 /**
  * Every table defined with references or links (see referencing.ts), so deleting a row finds the
@@ -70,6 +71,8 @@ export interface EntityTableDefinition<E> {
    * repeat a group's values answers 409 naming those properties. @default [] (none)
    */
   unique?: readonly (readonly PropertyOf<E>[])[];
+  /** Unique text properties (each a group of its own) whose index ignores case. @default [] */
+  ignoreCase?: readonly PropertyOf<E>[];
   /**
    * The reference fields (kind `reference`) and the table each refers to, given lazily so two
    * slices' modules can load in any order: a create or change naming a row the caller cannot see
@@ -144,6 +147,8 @@ export interface EntityTable<E> {
   readonly fields: readonly StoredField[];
   /** The fields of each unique index, as `unique` declared them. */
   readonly unique: readonly (readonly StoredField[])[];
+  /** The properties whose unique index ignores case. */
+  readonly ignoreCase: ReadonlySet<string>;
   readonly references: readonly TableReference[];
   readonly links: readonly TableLink[];
   /** The row to write for an entity. */
@@ -195,11 +200,12 @@ const write = (kind: FieldKind, value: unknown): unknown =>
 /** The definition as the function reads it: every keyed member by property name. */
 type LooseDefinition = Omit<
   EntityTableDefinition<unknown>,
-  'fields' | 'columns' | 'unique' | 'references' | 'links'
+  'fields' | 'columns' | 'unique' | 'ignoreCase' | 'references' | 'links'
 > & {
   fields: Record<string, FieldKind>;
   columns?: Record<string, string>;
   unique?: readonly (readonly string[])[];
+  ignoreCase?: readonly string[];
   references?: Record<string, { to: () => EntityTable<unknown>; onDelete?: OnDelete }>;
   links?: Record<string, Omit<TableLink, 'property'>>;
 };
@@ -242,19 +248,7 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
       if (!(field in all)) problems.push(`events[${i}]: "${field}" is not a field`);
     }
   });
-  (definition.unique ?? []).forEach((group, i) => {
-    if (group.length === 0) problems.push(`unique[${i}] names no field`);
-    for (const field of group) {
-      if (!(field in all)) problems.push(`unique[${i}]: "${field}" is not a field`);
-    }
-  });
-  for (const property of Object.keys(definition.references ?? {})) {
-    if (all[property] !== 'reference')
-      problems.push(`references.${property} names no reference field`);
-  }
-  for (const property of Object.keys(definition.links ?? {})) {
-    if (property in all) problems.push(`links.${property} is a stored field; a link has no column`);
-  }
+  problems.push(...keyProblems(definition, all));
   const idProperty = definition.idProperty ?? 'id';
   if (!(idProperty in all)) problems.push(`the id property "${idProperty}" is not in fields`);
   if (problems.length > 0) throw new EntityTableDefinitionError(table || '?', problems);
@@ -286,6 +280,7 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
     unique: (definition.unique ?? []).map((group) =>
       group.map((property) => fields.find((f) => f.property === property)!),
     ),
+    ignoreCase: new Set(definition.ignoreCase ?? []),
     references: Object.entries(definition.references ?? {}).map(([property, r]) => ({
       property,
       column: fields.find((f) => f.property === property)!.column,

@@ -12,3 +12,4 @@ export * from './live-unique.js';
 export * from './timeouts.js';
 export * from './transaction.js';
 export * from './unavailable.js';
+export * from './unique-index.js';

@@ -16,5 +16,6 @@ export {
   type FieldKind,
 } from './kinds.js';
 export { stableUuid } from './samples.js';
+export { DECIMAL_PLACES, decimalPlaces, NOT_BLANK, requestAjv } from './request-ajv.js';
 export { readStored, writeStored, type ValueType } from '../sql/index.js';
 export type { JsonSchema } from '../sql/index.js';

@@ -96,6 +96,11 @@ function operationObject(
     d.kind === 'delete' && referenced.has(slice.entity)
       ? `other rows still refer to this ${slice.entity} (onDelete: restrict)`
       : '',
+    ...(d.kind === 'create' || d.kind === 'update' ? (slice.unique ?? []) : []).map(
+      (u) =>
+        `another ${slice.entity} already has this ${u.fields.join(' and ')}` +
+        `${u.ignoreCase ? ' (compared ignoring case)' : ''} (crud.duplicate)`,
+    ),
     d.kind === 'restore'
       ? `a live ${slice.entity} now holds one of its unique values (crud.duplicate)`
       : '',

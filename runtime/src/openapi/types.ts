@@ -122,6 +122,18 @@ export interface SliceDescription {
    * of another tenant is 404. @default false
    */
   tenant?: boolean;
+  /**
+   * The DTO properties of each unique index (one group per index), and whether its text compares
+   * ignoring case: a create or change repeating one answers 409 crud.duplicate. @default none
+   */
+  unique?: readonly UniqueDescription[];
+}
+
+/** One unique index: its properties, and whether `ANA@example.com` repeats `ana@example.com`. */
+export interface UniqueDescription {
+  fields: readonly string[];
+  /** @default false (exact) */
+  ignoreCase?: boolean;
 }
 
 export interface OpenApiBuildOptions {

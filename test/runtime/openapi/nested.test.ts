@@ -87,3 +87,24 @@ describe('OpenAPI document of references', () => {
     expect(conflict.description).to.contain('Other rows still refer to this Customer');
   });
 });
+
+describe('OpenAPI document of unique fields', () => {
+  const document = buildOpenApiDocument([
+    {
+      ...orderSlice,
+      unique: [{ fields: ['code'] }, { fields: ['email'], ignoreCase: true }],
+    },
+  ]);
+
+  it('documents 409 crud.duplicate on the create, saying which index ignores case', () => {
+    const create = document.paths['/v1/order-lines']!.post as {
+      responses: Record<string, { description: string }>;
+    };
+    expect(create.responses['409']!.description).to.equal(
+      'Another OrderLine already has this code (crud.duplicate); or another OrderLine already ' +
+        'has this email (compared ignoring case) (crud.duplicate).',
+    );
+    const list = document.paths['/v1/order-lines']!.get as { responses: object };
+    expect(list.responses).not.to.have.property('409');
+  });
+});

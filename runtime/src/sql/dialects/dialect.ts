@@ -2,6 +2,7 @@
 // database (postgres.ts, mysql.ts, sqlite.ts), as knex keeps one folder per dialect. Every area
 // asks `dialectFor(knex)` and calls a member; no file outside this folder names a database.
 import type { Knex } from 'knex';
+import type { UniqueTextIndex } from './unique-text-index.js';
 import type { SqlFamily } from './family.js';
 import type { KeyTableStatements } from './key-table.js';
 
@@ -257,6 +258,12 @@ export interface Dialect extends ListQueryDialect {
     /** Drops it (and what keeps it in step), when it is there. */
     drop(knex: Knex, table: string): Promise<void>;
   };
+
+  /**
+   * The unique index of one text column, exact or ignoring case as `likeCi` folds, made and
+   * dropped by migrations (`uniqueIndexMigration`).
+   */
+  readonly uniqueText: UniqueTextIndex;
 
   /**
    * A unique index over the live rows of a soft-deleting table (`deletedColumn` null), so a

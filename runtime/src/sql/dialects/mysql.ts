@@ -4,6 +4,7 @@
 // Sequences are counter rows; claims skip locked rows; mysql2 bounds each query.
 import type { Knex } from 'knex';
 import type { Dialect } from './dialect.js';
+import { mysqlUniqueText } from './unique-text.js';
 import { mysqlKeyTable } from './key-table.js';
 import { mysqlExactTextCollation, mysqlLiveUnique } from './mysql-schema.js';
 import {
@@ -259,6 +260,7 @@ export const mysql: Dialect = {
     prepare: () => undefined,
   },
 
+  uniqueText: mysqlUniqueText,
   searchIndex: {
     supported: false,
     name: (table) => `${table}__search`,

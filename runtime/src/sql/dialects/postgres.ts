@@ -3,6 +3,7 @@
 // Sequences are native; claims skip locked rows; the server bounds each statement.
 import type { Knex } from 'knex';
 import type { Dialect } from './dialect.js';
+import { postgresUniqueText } from './unique-text.js';
 import { trigramIndex } from './postgres-search.js';
 import { postgresKeyTable } from './key-table.js';
 import {
@@ -185,6 +186,7 @@ export const postgres: Dialect = {
     prepare: () => undefined,
   },
 
+  uniqueText: postgresUniqueText,
   searchIndex: trigramIndex,
 
   liveUnique: partialUniqueIndex,

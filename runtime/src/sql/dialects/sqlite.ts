@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Dialect } from './dialect.js';
+import { sqliteUniqueText } from './unique-text.js';
 import {
   afterCreate,
   codeOf,
@@ -167,14 +168,19 @@ export const sqlite: Dialect = {
     // better-sqlite3 waits on the event loop's thread: keep it short. SQLite checks foreign keys
     // (a reference's constraint and its onDelete) only on a connection that asks for them.
     pool: {
+      // slicekit_lower() too: a unique index ignoring case is on it, so every write needs it.
       afterCreate: afterCreate((connection) => {
         pragma(connection, 'foreign_keys = ON');
         waitWhenBusy(connection, limits.busyTimeoutMs);
+        registerSqliteFunctions(connection);
       }),
     },
   }),
   boundConnection: ({ busyTimeoutMs }) =>
-    afterCreate((connection) => waitWhenBusy(connection, busyTimeoutMs)),
+    afterCreate((connection) => {
+      waitWhenBusy(connection, busyTimeoutMs);
+      registerSqliteFunctions(connection);
+    }),
   // No statement timeout to lift.
   unboundedStatements: () => null,
   // SQLite alters a table by copying it and dropping the old one, which with foreign keys on
@@ -203,6 +209,7 @@ export const sqlite: Dialect = {
     },
   },
 
+  uniqueText: sqliteUniqueText,
   searchIndex: {
     supported: true,
     name: ftsName,
