@@ -24,15 +24,22 @@ export function adminResourcesText(app: AppModel): string {
   ].join('\n');
 }
 
+/** The new text of `admin/src/resources.ts`, or undefined when the file has it already. */
+export async function adminResourcesChange(
+  app: AppModel,
+): Promise<{ path: string; text: string } | undefined> {
+  const file = resolve(app.dir, ADMIN_INDEX);
+  const text = await formatFile(adminResourcesText(app), file);
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return undefined;
+  return { path: ADMIN_INDEX, text };
+}
+
 /** The action rewriting `admin/src/resources.ts` once the slice's files are written. */
 export function writeAdminResources(app: AppModel): ActionType {
   return async function writeAdminResources() {
-    const file = resolve(app.dir, ADMIN_INDEX);
-    const text = await formatFile(adminResourcesText(app), file);
-    if (existsSync(file) && readFileSync(file, 'utf8') === text) {
-      return `[SKIPPED] ${ADMIN_INDEX} (unchanged)`;
-    }
-    writeFileSync(file, text);
+    const change = await adminResourcesChange(app);
+    if (!change) return `[SKIPPED] ${ADMIN_INDEX} (unchanged)`;
+    writeFileSync(resolve(app.dir, change.path), change.text);
     return ADMIN_INDEX;
   };
 }

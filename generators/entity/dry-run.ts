@@ -1,6 +1,6 @@
 // `--dry-run` for what is not an upgrade: the plan of a new slice (its files, create migration and
-// base copy) and of the app-wide files a run rewrites (src/slices/events.ts, each slice's
-// relations file), computed in memory like the real run and written nowhere.
+// base copy) and of the app-wide files a run rewrites (src/slices/events.ts, the admin's
+// admin/src/resources.ts, each slice's relations file), computed in memory like the real run and written nowhere.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActionType, NodePlopAPI } from 'plop';
@@ -9,6 +9,7 @@ import type { EntityModel } from '../model/types.js';
 import { BASE_ROOT, tableSnapshot, writeBase } from '../upgrade/base.js';
 import { renderSlice } from '../upgrade/render.js';
 import { createMigrationName, existingMigration } from './actions.js';
+import { adminResourcesChange } from './admin-index.js';
 import { appEventsChange } from './events-index.js';
 import { relationFileChanges } from './relation-files.js';
 
@@ -73,7 +74,8 @@ export function newSlicePlan(options: NewSlicePlanOptions): ActionType {
 
 /**
  * The action printing the app-wide files the run would rewrite: the events index when a slice
- * of the run has events, and every relations file the app model changes.
+ * of the run has events, the admin's index of pages, and every relations file the app model
+ * changes.
  */
 export function appWidePlan(
   plop: NodePlopAPI,
@@ -83,8 +85,10 @@ export function appWidePlan(
   return async function dryRunAppWide() {
     const events = touches.events ? await appEventsChange(app) : undefined;
     const relations = touches.relations ? await relationFileChanges(plop, app) : [];
+    const admin = await adminResourcesChange(app);
     const lines = [
       ...(events ? [line('update', events.path, "every slice's events")] : []),
+      ...(admin ? [line('update', admin.path, "every slice's admin pages")] : []),
       ...relations.map(({ path }) =>
         line(existsSync(join(app.dir, path)) ? 'update' : 'add', path, 'relations'),
       ),
