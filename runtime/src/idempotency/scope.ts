@@ -2,13 +2,15 @@
 // key to the same route never collide.
 import { createHmac } from 'node:crypto';
 import type { Request } from 'express';
-import { principalId } from '../auth/index.js';
+import { principalId, tenantId } from '../auth/index.js';
 import type { ResolvedIdempotencyOptions } from './options.js';
 
 /**
  * The default chain, first link that applies wins:
  * 1. `user:<id>` from the authenticated principal, `req.user.id` (set by `authenticate()` from
- *    `@slicekit/runtime/auth`, or any middleware that sets `req.user`);
+ *    `@slicekit/runtime/auth`, or any middleware that sets `req.user`), led by
+ *    `tenant:<JSON text of the tenant> ` when the caller names one (`req.user.tenant`): the same
+ *    user id in two tenants (two identity realms) is two callers;
  * 2. with `scopeHmacSecret`: `auth:<hex HMAC-SHA256 of the Authorization header>`; the raw header
  *    and the secret are never logged or stored, only this digest;
  * 3. with `includeClientIpInScope`: `ip:<req.ip>` (honours Express's `trust proxy` setting);
@@ -22,7 +24,10 @@ export function resolveScope(
   user: string | undefined = principalId(req),
 ): string {
   if (options.keyScopeResolver) return options.keyScopeResolver(req) ?? '';
-  if (user !== undefined) return `user:${user}`;
+  if (user !== undefined) {
+    const tenant = tenantId(req);
+    return tenant === undefined ? `user:${user}` : `tenant:${JSON.stringify(tenant)} user:${user}`;
+  }
   if (options.scopeHmacSecret !== null) {
     const authorization = req.headers.authorization;
     if (authorization) {

@@ -19,10 +19,11 @@ import { counting, guardedApp } from './support/app.js';
 const KEY = 'X-Idempotency-Key';
 const SECRET = 'scope-secret-for-tests';
 
-/** Sets `req.user` from an `X-User` header, standing in for `authenticate()`. */
+/** Sets `req.user` from `X-User` (and `X-Tenant`) headers, standing in for `authenticate()`. */
 function fakeAuth(req: Request, _res: Response, next: NextFunction): void {
   const id = req.get('x-user');
-  if (id) req.user = { id };
+  const tenant = req.get('x-tenant');
+  if (id) req.user = { id, ...(tenant !== undefined ? { tenant } : {}) } as Express.User;
   next();
 }
 
@@ -47,6 +48,15 @@ describe('idempotency guard: caller scope', () => {
     await post(app, { 'X-User': 'bob' }).expect(201);
     await post(app, { 'X-User': 'alice' }).expect(409);
     expect(runs.of('orders')).to.equal(2);
+  });
+
+  it('scopes by the tenant too: one user id in two tenants is two callers', async () => {
+    const { app, runs } = await scopedApp();
+    await post(app, { 'X-User': 'alice', 'X-Tenant': 'ACME' }).expect(201);
+    await post(app, { 'X-User': 'alice', 'X-Tenant': 'acme' }).expect(201);
+    await post(app, { 'X-User': 'alice' }).expect(201);
+    await post(app, { 'X-User': 'alice', 'X-Tenant': 'ACME' }).expect(409);
+    expect(runs.of('orders')).to.equal(3);
   });
 
   it('scopes by a numeric user id (as Passport apps often set it) like a string one', async () => {
@@ -170,8 +180,11 @@ describe('idempotency guard: the scope a store receives', () => {
     return seen[0]!.scope;
   }
 
-  it('is user:<id> for an authenticated caller', async () => {
+  it('is user:<id> for an authenticated caller, led by its tenant when it names one', async () => {
     expect(await scopesSeen(undefined, { 'X-User': 'alice' })).to.equal('user:alice');
+    expect(await scopesSeen(undefined, { 'X-User': 'alice', 'X-Tenant': 'a"b' })).to.equal(
+      'tenant:"a\\"b" user:alice',
+    );
   });
 
   it('is auth:<hex HMAC-SHA256 of the Authorization header> with scopeHmacSecret', async () => {
