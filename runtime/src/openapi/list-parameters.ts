@@ -18,9 +18,31 @@ function selectableFields(dto: JsonSchemaObject): string[] {
   });
 }
 
+/**
+ * What `orderBy` accepts unless the list says: each scalar DTO property, and `parent.member` for
+ * the scalar members of a nested object (a reference's shown fields); never a nested object, a
+ * collection or a JSON value as a whole, which the list-query engine refuses to order by.
+ */
+function orderableFields(dto: JsonSchemaObject): string[] {
+  const properties = (dto.properties ?? {}) as Record<string, JsonSchemaObject>;
+  const scalar = (schema: JsonSchemaObject) => {
+    const types = ([] as unknown[]).concat(schema.type ?? []);
+    return schema.items === undefined && !types.includes('object') && !types.includes('array');
+  };
+  return Object.entries(properties).flatMap(([name, schema]) => {
+    const nested = schema.properties as Record<string, JsonSchemaObject> | undefined;
+    if (nested && schema.items === undefined) {
+      return Object.entries(nested).flatMap(([member, m]) =>
+        scalar(m) ? [`${name}.${member}`] : [],
+      );
+    }
+    return scalar(schema) ? [name] : [];
+  });
+}
+
 export function listParameters(dto: JsonSchemaObject, list: ListDescription): JsonSchemaObject[] {
   const fields = dtoFields(dto);
-  const sortable = [...(list.sortable ?? fields)];
+  const sortable = [...(list.sortable ?? orderableFields(dto))];
   const filterable = [...(list.filterable ?? fields)];
   const maxPageSize = list.maxPageSize ?? 100;
   const parameters: JsonSchemaObject[] = [
@@ -86,7 +108,7 @@ export function listParameters(dto: JsonSchemaObject, list: ListDescription): Js
       {
         name: 'orderBy',
         in: 'query',
-        description: 'One DTO field; the id breaks ties.',
+        description: "One DTO field, or a nested member's (`customer.name`); the id breaks ties.",
         schema: { type: 'string', enum: sortable },
       },
       {

@@ -11,7 +11,10 @@ export type CrudOperationKind =
 
 /** What the list route accepts; mirrors the list-query engine's resource definition. */
 export interface ListDescription {
-  /** DTO fields `orderBy` accepts (camelCase). @default every DTO property */
+  /**
+   * DTO fields `orderBy` accepts (camelCase). @default every scalar DTO property, and each scalar
+   * member of a nested object as `parent.member`
+   */
   sortable?: readonly string[];
   /** DTO fields `filter` accepts. @default every DTO property */
   filterable?: readonly string[];

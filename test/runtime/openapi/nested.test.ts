@@ -14,6 +14,8 @@ const orderSlice: SliceDescription = {
       id: uuid,
       orderId: uuid,
       order: { type: ['object', 'null'], properties: { id: uuid }, required: ['id'] },
+      tags: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
+      meta: { type: ['object', 'null'] },
     },
   },
   operations: [
@@ -48,6 +50,12 @@ describe('OpenAPI document of nested routes', () => {
     expect(get.summary).to.match(/^List the order line records of an order/);
     expect(get.parameters.map((p) => p.name)).to.include.members(['filter', 'orderBy', 'search']);
     expect(get.responses['404']!.description).to.contain('No Order with this id');
+    // What the engine orders by: scalar fields and a nested member's, never a whole object,
+    // collection or JSON value.
+    const orderBy = get.parameters.find((p) => p.name === 'orderBy') as {
+      schema: { enum: string[] };
+    };
+    expect(orderBy.schema.enum).to.deep.equal(['id', 'orderId', 'order.id']);
     expect(Object.keys(document.paths).sort()).to.deep.equal([
       '/v1/order-lines',
       '/v1/orders/{id}/lines',
