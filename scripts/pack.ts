@@ -109,7 +109,11 @@ function npmPack(dir: string, destination: string): PackedPackage {
 export function pack(destination: string): [PackedPackage, PackedPackage] {
   const target = resolve(destination);
   mkdirSync(target, { recursive: true });
-  const staging = mkdtempSync(join(target, '.staging-'));
+  // Staged inside the checkout whatever the destination: the build steps run the just-built
+  // generators (scripts/copy-templates.js), whose imports resolve through the checkout's
+  // node_modules.
+  mkdirSync(join(root, '.work'), { recursive: true });
+  const staging = mkdtempSync(join(root, '.work', 'staging-'));
   try {
     const runtime = join(staging, 'runtime');
     stage(runtimeDir, runtime);
