@@ -150,7 +150,11 @@ describe('published packages', function () {
     const templates = files
       .filter((file) => file.startsWith('dist/templates/'))
       .map((file) => file.slice('dist/'.length));
-    expect(templates).to.deep.equal(filesUnder('templates'));
+    // ...and their compiled forms, made when the package is built (scripts/copy-templates.js).
+    expect([...templates].sort()).to.deep.equal(
+      [...filesUnder('templates'), 'templates/precompiled.cjs'].sort(),
+    );
+    expect(files).to.include('dist/generators/model/spec-validator.cjs');
     // The docs link to each other, so all of them go; the README links into them.
     expect(files.filter((file) => file.startsWith('docs/'))).to.deep.equal(filesUnder('docs'));
     expect(files).to.include('docs/examples/product.yaml');
