@@ -1,6 +1,7 @@
 // One round trip per store operation, counted on the wire through a TCP proxy: reserving a new
-// key, completing it and replaying it each cost one request/reply exchange with the server (two
-// for a replay on MySQL through the app's Knex, which sends one statement per query).
+// key, completing it and replaying it each cost one request/reply exchange with the server (on
+// MySQL, which has no INSERT ... RETURNING, a replay costs two through the app's Knex, which sends
+// one statement per query; MariaDB 10.5+ answers it in one).
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
@@ -64,7 +65,7 @@ function tripsSuite(
   title: string,
   serverUrl: () => string,
   makeStore: (url: string, timings: StoreTimings) => IdempotencyKeyStore,
-  expected: Trips,
+  expected: Trips | (() => Trips),
   prefix: () => string = () => 'trips',
 ) {
   it(title, async () => {
@@ -76,7 +77,8 @@ function tripsSuite(
       cachePrefix: prefix(),
     });
     try {
-      expect(await countTrips(store, proxy)).to.deep.equal(expected);
+      const trips = typeof expected === 'function' ? expected() : expected;
+      expect(await countTrips(store, proxy)).to.deep.equal(trips);
     } finally {
       await store.close?.();
       await proxy.close();
@@ -116,12 +118,18 @@ describe('store round trips on the wire', () => {
   describe('MySQL', () => {
     const db = useDatabase('mysql');
     before(() => idempotencyKeysMigration({ tableName: 'knex_keys' }).up(db.knex));
+    // MariaDB 10.5+ (the servers these tests run on) reads a replay with the reserving INSERT.
+    let expectedReplay = 2;
+    before(async () => {
+      const [[row]] = (await db.knex.raw('SELECT VERSION() AS v')) as [[{ v: string }]];
+      if (/^(1[1-9]|10\.([5-9]|\d\d))\..*mariadb/i.test(row!.v)) expectedReplay = 1;
+    });
     tripsSuite(
-      "costs one round trip to reserve a new key and complete it, two to replay, on the app's Knex without multiple statements",
+      "costs one round trip to reserve a new key and complete it, and one to replay on MariaDB 10.5+ (two on MySQL), on the app's Knex without multiple statements",
       () => db.url,
       (url, timings) =>
         new KnexIdempotencyStore(appKnex(knexConfig(url)), { tableName: 'knex_keys' }, timings),
-      { reserve: 1, complete: 1, replay: 2 },
+      () => ({ reserve: 1, complete: 1, replay: expectedReplay }),
     );
   });
 

@@ -40,7 +40,7 @@ export function keyTableFamily(knex: Knex): 'postgres' | 'mysql' {
 }
 
 export class KnexIdempotencyStore extends RelationalIdempotencyStore {
-  private readonly keyTable: KeyTableStatements;
+  private keyTable: KeyTableStatements;
   private readonly table: string;
 
   constructor(
@@ -126,6 +126,17 @@ export class KnexIdempotencyStore extends RelationalIdempotencyStore {
     return this.keyTable.changedRows(
       await this.raw(this.keyTable.purgeBatch(this.table, nowMs, limit)),
     );
+  }
+
+  /** Picks the statements of the server behind the Knex instance, then starts as every store. */
+  override async start(): Promise<void> {
+    try {
+      this.keyTable = (await this.keyTable.forServer?.(this.raw)) ?? this.keyTable;
+    } catch {
+      // A database down at start keeps the family's statements, which every server answers;
+      // the outage shows on requests.
+    }
+    await super.start();
   }
 
   protected async lacksAddedColumns(): Promise<boolean> {

@@ -38,6 +38,11 @@ export interface KeyTableStatements extends FencedStatements {
     table: string,
     values: ReservationValues,
   ): Promise<unknown[] | 'reserved' | undefined>;
+  /**
+   * The statements for the server behind `send`, where servers of one family differ (MariaDB
+   * 10.5+ answers `INSERT ... RETURNING`, MySQL does not). Asked once, when the store starts.
+   */
+  forServer?(send: SendSql): Promise<KeyTableStatements>;
   purgeBatch(table: string, nowMs: number, limit: number): BoundSql;
   /** Rows a statement's result says it changed. */
   changedRows(result: unknown): number;
@@ -148,6 +153,23 @@ const mysqlReserve = perTable(
   (table) =>
     `INSERT INTO ${mq(table)} (storage_key, ${COLUMNS}) VALUES (?, ?, NULL, '', ?, ?, ?, ?, NULL)`,
 );
+/**
+ * MariaDB 10.5+: the no-op ON DUPLICATE KEY UPDATE makes the INSERT answer the row holding the
+ * key, ours or the one already there, so a replay is read by the same statement: one round trip.
+ */
+const mariadbReserve = perTable(
+  (table) => `${mysqlReserve(table)}
+  ON DUPLICATE KEY UPDATE storage_key = storage_key
+  RETURNING ${COLUMNS}`,
+);
+
+/** `INSERT ... RETURNING` came with MariaDB 10.5; MySQL has none. */
+export function answersInsertReturning(version: string): boolean {
+  const match = /^(\d+)\.(\d+)\.\d+.*mariadb/i.exec(version);
+  if (!match) return false;
+  const [major, minor] = [Number(match[1]), Number(match[2])];
+  return major > 10 || (major === 10 && minor >= 5);
+}
 
 export const mysqlKeyTable: KeyTableStatements = {
   /**
@@ -200,6 +222,11 @@ export const mysqlKeyTable: KeyTableStatements = {
       return undefined;
     }
   },
+  async forServer(send) {
+    const result = await send({ sql: 'SELECT VERSION() AS version', bindings: [] });
+    const [row] = (result as [{ version: string }[]])[0];
+    return row && answersInsertReturning(row.version) ? mariadbKeyTable : mysqlKeyTable;
+  },
   ...fenced(mq, false),
   /** Single-table DELETE ... LIMIT keeps each purge statement short. */
   purgeBatch: (table, nowMs, limit) => ({
@@ -210,4 +237,15 @@ export const mysqlKeyTable: KeyTableStatements = {
   rowsOf: (result) => (result as [unknown[]])[0],
   retryable: (error) =>
     errnoOf(error) === ER_LOCK_DEADLOCK || errnoOf(error) === ER_LOCK_WAIT_TIMEOUT,
+};
+
+const mariadbKeyTable: KeyTableStatements = {
+  ...mysqlKeyTable,
+  async reserve(send, table, v) {
+    const result = await send({
+      sql: mariadbReserve(table),
+      bindings: [v.key, v.statusCode, v.createdAtMs, v.expiresAtMs, v.reservation, v.fingerprint],
+    });
+    return (result as [unknown[]])[0];
+  },
 };
