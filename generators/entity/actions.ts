@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { SlicekitError } from '@slicekit/runtime/domain';
 import type { ActionType, NodePlopAPI } from 'plop';
 import { savedSpecPath, type AppModel } from '../model/app.js';
-import { writeAdminResources } from './admin-index.js';
-import { writeAppEvents } from './events-index.js';
+import { adminResourcesFile } from './admin-index.js';
+import { writeAppWide } from './app-wide-file.js';
+import { appEventsFile } from './events-index.js';
 import type { EntityModel } from '../model/types.js';
 import { formatFile } from './format.js';
 import { BASE_ROOT, keptInBase, tableSnapshot, writeBase } from '../upgrade/base.js';
@@ -183,8 +184,8 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
       },
     }))
     .concat(options.extraActions ?? [])
-    .concat(sliceBase(model).hasEvents ? [writeAppEvents(options.app)] : [])
-    .concat([writeAdminResources(options.app)])
+    .concat(sliceBase(model).hasEvents ? [writeAppWide(appEventsFile, options.app)] : [])
+    .concat([writeAppWide(adminResourcesFile, options.app)])
     .concat([saveBaseCopy(model, appDir, written, files.length)])
     .concat(filesExist && options.plop ? [reportKeptFiles(model, kept)] : []);
 }

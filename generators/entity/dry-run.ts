@@ -9,8 +9,9 @@ import type { EntityModel } from '../model/types.js';
 import { BASE_ROOT, tableSnapshot, writeBase } from '../upgrade/base.js';
 import { renderSlice } from '../upgrade/render.js';
 import { createMigrationName, existingMigration } from './actions.js';
-import { adminResourcesChange } from './admin-index.js';
-import { appEventsChange } from './events-index.js';
+import { adminResourcesFile } from './admin-index.js';
+import { appWideChange } from './app-wide-file.js';
+import { appEventsFile } from './events-index.js';
 import { relationFileChanges } from './relation-files.js';
 
 /** One line of a plan: what happens to `path`, aligned like the upgrade's plan. */
@@ -83,9 +84,9 @@ export function appWidePlan(
   touches: { events: boolean; relations: boolean },
 ): ActionType {
   return async function dryRunAppWide() {
-    const events = touches.events ? await appEventsChange(app) : undefined;
+    const events = touches.events ? await appWideChange(appEventsFile, app) : undefined;
     const relations = touches.relations ? await relationFileChanges(plop, app) : [];
-    const admin = await adminResourcesChange(app);
+    const admin = await appWideChange(adminResourcesFile, app);
     const lines = [
       ...(events ? [line('update', events.path, "every slice's events")] : []),
       ...(admin ? [line('update', admin.path, "every slice's admin pages")] : []),

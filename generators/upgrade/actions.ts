@@ -9,8 +9,9 @@ import { savedSpecPath, type AppModel } from '../model/app.js';
 import { loadSpecFile } from '../model/load.js';
 import type { EntityModel } from '../model/types.js';
 import { createMigrationName, entityActions } from '../entity/actions.js';
-import { writeAdminResources } from '../entity/admin-index.js';
-import { writeAppEvents } from '../entity/events-index.js';
+import { adminResourcesFile } from '../entity/admin-index.js';
+import { writeAppWide } from '../entity/app-wide-file.js';
+import { appEventsFile } from '../entity/events-index.js';
 import { sliceBase } from '../entity/views/index.js';
 import { BASE_ROOT, tableSnapshot, writeBase } from './base.js';
 import { DataLossError, UpgradeConflictError } from './errors.js';
@@ -164,8 +165,8 @@ export function upgradeActions(options: UpgradeOptions): ActionType[] {
           return applyFile(appDir, file);
         },
     ),
-    ...(sliceBase(model).hasEvents ? [writeAppEvents(options.app)] : []),
-    writeAdminResources(options.app),
+    ...(sliceBase(model).hasEvents ? [writeAppWide(appEventsFile, options.app)] : []),
+    writeAppWide(adminResourcesFile, options.app),
     async function saveBaseCopy() {
       const { theirs } = await ready();
       const changed = await writeBase(appDir, model.folder, tableSnapshot(model), theirs);
