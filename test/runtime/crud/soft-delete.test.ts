@@ -3,173 +3,35 @@
 // cascade, not rows deleted before), refused with 409 when a live row took a unique value since
 // and with 422 when the row it names is deleted; events are recorded as for the other operations.
 import { expect } from 'chai';
-import type { Knex } from 'knex';
 import {
-  defineEntityTable,
   deleteEntity,
   insertEntity,
   loadRow,
   restoreEntity,
   visibleRows,
 } from '@slicekit/runtime/crud';
-import { liveUniqueMigration } from '@slicekit/runtime/database';
-import { outboxMigration } from '@slicekit/runtime/events';
-import { ProblemError } from '@slicekit/runtime/http';
-import { defineListResource, parseListQuery, runListQuery } from '@slicekit/runtime/list-query';
+import { parseListQuery, runListQuery } from '@slicekit/runtime/list-query';
 import { describeEachDatabase } from '../../support/services.js';
-
-class Author {
-  id: string;
-  email: string;
-  deletedOn: Date | null = null;
-  deletedBy: string | null = null;
-  deletionId: string | null = null;
-  constructor(id: string, email: string) {
-    this.id = id;
-    this.email = email;
-  }
-}
-
-class Book {
-  id: string;
-  title: string;
-  authorId: string | null;
-  deletedOn: Date | null = null;
-  deletedBy: string | null = null;
-  deletionId: string | null = null;
-  constructor(id: string, title: string, authorId: string | null) {
-    this.id = id;
-    this.title = title;
-    this.authorId = authorId;
-  }
-}
-
-class Sticker {
-  id: string;
-  bookId: string;
-  deletedOn: Date | null = null;
-  deletedBy: string | null = null;
-  deletionId: string | null = null;
-  constructor(id: string, bookId: string) {
-    this.id = id;
-    this.bookId = bookId;
-  }
-}
-
-const authors = defineEntityTable({
-  table: 'sd_authors',
-  entity: Author,
-  fields: { id: 'uuid', email: 'string' },
-  softDelete: true,
-  unique: [['email']],
-  events: [
-    { operation: 'Deleted', fields: ['email'] },
-    { operation: 'Restored', fields: ['email'] },
-  ],
-});
-
-const books = defineEntityTable({
-  table: 'sd_books',
-  entity: Book,
-  fields: { id: 'uuid', title: 'string', authorId: 'reference' },
-  softDelete: true,
-  references: { authorId: { to: () => authors, onDelete: 'cascade' } },
-});
-
-// Restrict under a soft delete counts the live stickers only.
-const stickers = defineEntityTable({
-  table: 'sd_stickers',
-  entity: Sticker,
-  fields: { id: 'uuid', bookId: 'reference' },
-  softDelete: true,
-  references: { bookId: { to: () => books, onDelete: 'restrict' } },
-});
-
-// Books with their author (a relation) and authors with their books (a collection), as a
-// generated DTO reads them: a deleted row is no related row.
-const bookList = defineListResource({
-  table: 'sd_books',
-  dto: {
-    type: 'object',
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      title: { type: 'string' },
-      author: {
-        type: ['object', 'null'],
-        properties: { id: { type: 'string', format: 'uuid' }, email: { type: 'string' } },
-      },
-    },
-  },
-  columns: {
-    author: {
-      relation: { table: 'sd_authors', localColumn: 'author_id', deletedColumn: 'deleted_on' },
-    },
-  },
-});
-const authorList = defineListResource({
-  table: 'sd_authors',
-  dto: {
-    type: 'object',
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      email: { type: 'string' },
-      books: {
-        type: 'array',
-        items: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } },
-      },
-    },
-  },
-  columns: {
-    books: {
-      collection: { table: 'sd_books', foreignKey: 'author_id', deletedColumn: 'deleted_on' },
-    },
-  },
-});
+import {
+  Author,
+  authorList,
+  authors,
+  Book,
+  bookList,
+  books,
+  createAccessTables,
+  failure,
+  problemOf,
+  Sticker,
+  stickers,
+} from './support/access-tables.js';
 
 let n = 0;
 const nextId = () => `5d0c2f7e-3c1a-4e0b-9a51-${String(++n).padStart(12, '0')}`;
 
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-
-function marks(t: Knex.CreateTableBuilder): void {
-  t.datetime('deleted_on', { precision: 3 }).nullable();
-  t.string('deleted_by', 255).nullable();
-  t.uuid('deletion_id').nullable();
-}
-
-async function createTables(knex: Knex): Promise<void> {
-  await knex.schema.createTable('sd_authors', (t) => {
-    t.uuid('id').primary();
-    t.string('email', 200).notNullable();
-    marks(t);
-  });
-  await liveUniqueMigration({ table: 'sd_authors', unique: [['email']] }).up(knex);
-  await knex.schema.createTable('sd_books', (t) => {
-    t.uuid('id').primary();
-    t.string('title', 200).notNullable();
-    t.uuid('author_id').nullable().references('id').inTable('sd_authors');
-    marks(t);
-  });
-  await knex.schema.createTable('sd_stickers', (t) => {
-    t.uuid('id').primary();
-    t.uuid('book_id').notNullable().references('id').inTable('sd_books');
-    marks(t);
-  });
-  await outboxMigration().up(knex);
-}
-
-function problemOf(error: unknown): Record<string, unknown> & { status?: number } {
-  expect(error).to.be.instanceOf(ProblemError);
-  return (error as ProblemError).toProblem();
-}
-
 describeEachDatabase('soft delete and restore', (db) => {
   before(async () => {
-    await createTables(db.knex);
+    await createAccessTables(db.knex);
   });
 
   const author = async (email: string) => {

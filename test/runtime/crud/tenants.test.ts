@@ -6,7 +6,6 @@
 import { expect } from 'chai';
 import express, { type Request } from 'express';
 import type { Knex } from 'knex';
-import request from 'supertest';
 import {
   callerOf,
   callerRows,
@@ -24,6 +23,7 @@ import { exactText } from '@slicekit/runtime/database';
 import { ProblemError } from '@slicekit/runtime/http';
 import { defineListResource, listHandler, loadRelated } from '@slicekit/runtime/list-query';
 import { describeEachDatabase } from '../../support/services.js';
+import { callerFromHeaders, failure, getAs } from './support/access-tables.js';
 
 class Shelf {
   id = '';
@@ -110,11 +110,6 @@ const acme = (principal: string, roles: string[] = []): Caller => ({
   roles,
   tenant: 'ACME',
 });
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
 
 async function createTables(knex: Knex): Promise<void> {
   const exact = await exactText(knex);
@@ -142,21 +137,10 @@ function book(n: number, title: string, isbn: string, shelfId: string | null = n
   return Object.assign(new Book(), { id: idOf(n), title, isbn, shelfId });
 }
 
-/** An app whose caller comes from `x-user`, `x-tenant` and `x-roles` (URI-encoded: HTTP trims). */
+/** An app whose caller comes from `x-user`, `x-tenant` and `x-roles` (callerFromHeaders). */
 function appOn(knex: Knex): express.Express {
   const app = express();
-  app.use((req, _res, next) => {
-    const user = req.header('x-user');
-    const tenant = req.header('x-tenant');
-    if (user !== undefined) {
-      req.user = {
-        id: user,
-        roles: (req.header('x-roles') ?? '').split(',').filter(Boolean),
-        ...(tenant === undefined ? {} : { tenant: decodeURIComponent(tenant) }),
-      };
-    }
-    next();
-  });
+  app.use(callerFromHeaders);
   app.get(
     '/books',
     listHandler(bookResource, knex, { scope: callerRows(books), caller: callerOf }),
@@ -187,10 +171,8 @@ function appOn(knex: Knex): express.Express {
 
 describeEachDatabase('tenants and owner bypass roles', (db) => {
   let app: express.Express;
-  const get = (path: string, user: string, tenant?: string, roles = '') => {
-    const req = request(app).get(path).set('x-user', user).set('x-roles', roles);
-    return tenant === undefined ? req : req.set('x-tenant', encodeURIComponent(tenant));
-  };
+  const get = (path: string, user: string, tenant?: string, roles = '') =>
+    getAs(app, path, user, tenant, roles);
 
   before(async () => {
     await createTables(db.knex);
