@@ -11,16 +11,14 @@ import {
   callerRows,
   deleteEntity,
   deletedRowsAccess,
-  insertEntity,
   nestedListHandler,
   restoreEntity,
   visibleRows,
 } from '@slicekit/runtime/crud';
 import { describeEachDatabase } from '../../support/services.js';
 import {
-  Author,
+  accessRows,
   authors,
-  Book,
   bookList,
   books,
   callerFromHeaders,
@@ -28,12 +26,8 @@ import {
   failure,
   getAs,
   problemOf,
-  Shelf,
   shelves,
 } from './support/access-tables.js';
-
-let n = 0;
-const nextId = () => `6e1d3a8f-4d2b-4f1c-8b62-${String(++n).padStart(12, '0')}`;
 
 /** GET /authors/:id/books, the books of one author; ?deleted= for admins (who may restore). */
 function appOn(knex: Knex): express.Express {
@@ -58,22 +52,7 @@ describeEachDatabase('restoring what a cascade took', (db) => {
     await createAccessTables(db.knex);
   });
 
-  const author = async () => {
-    const id = nextId();
-    await insertEntity(db.knex, authors, new Author(id, `author-${id.slice(-6)}@example.com`), '');
-    return id;
-  };
-  const shelf = async () => {
-    const id = nextId();
-    await insertEntity(db.knex, shelves, new Shelf(id, `S${id.slice(-4)}`), '');
-    return id;
-  };
-  const book = async (authorId: string, shelfId: string | null = null, title?: string) => {
-    const id = nextId();
-    const named = title ?? `Book ${id.slice(-6)}`;
-    await insertEntity(db.knex, books, new Book(id, named, authorId, shelfId), '');
-    return id;
-  };
+  const { author, shelf, book } = accessRows(db, '6e1d3a8f-4d2b-4f1c-8b62');
   const live = async (table: typeof authors | typeof books, ids: string[]) =>
     (await visibleRows(db.knex, table).whereIn('id', ids).pluck('id')) as string[];
 
@@ -108,7 +87,7 @@ describeEachDatabase('restoring what a cascade took', (db) => {
 
   it('refuses (409 crud.duplicate) restoring a row whose cascade would bring back a unique value taken since, naming that row', async () => {
     const [parent, other] = [await author(), await author()];
-    const title = `Taken ${n}`;
+    const title = 'Taken';
     const taken = await book(parent, null, title);
     await deleteEntity(db.knex, authors, parent);
     const again = await book(other, null, title);

@@ -3,50 +3,30 @@
 // cascade, not rows deleted before), refused with 409 when a live row took a unique value since
 // and with 422 when the row it names is deleted; events are recorded as for the other operations.
 import { expect } from 'chai';
-import {
-  deleteEntity,
-  insertEntity,
-  loadRow,
-  restoreEntity,
-  visibleRows,
-} from '@slicekit/runtime/crud';
+import { deleteEntity, loadRow, restoreEntity, visibleRows } from '@slicekit/runtime/crud';
 import { parseListQuery, runListQuery } from '@slicekit/runtime/list-query';
 import { describeEachDatabase } from '../../support/services.js';
 import {
-  Author,
+  accessRows,
   authorList,
   authors,
-  Book,
   bookList,
   books,
   createAccessTables,
   failure,
   problemOf,
-  Sticker,
   stickers,
 } from './support/access-tables.js';
-
-let n = 0;
-const nextId = () => `5d0c2f7e-3c1a-4e0b-9a51-${String(++n).padStart(12, '0')}`;
 
 describeEachDatabase('soft delete and restore', (db) => {
   before(async () => {
     await createAccessTables(db.knex);
   });
 
-  const author = async (email: string) => {
-    const id = nextId();
-    await insertEntity(db.knex, authors, new Author(id, email), 'ana');
-    return id;
-  };
-  const book = async (authorId: string | null) => {
-    const id = nextId();
-    await insertEntity(db.knex, books, new Book(id, `Book ${id.slice(-4)}`, authorId), 'ana');
-    return id;
-  };
+  const { author, book, sticker, nextId } = accessRows(db, '5d0c2f7e-3c1a-4e0b-9a51');
 
   it('marks the row instead of removing it: 404 to every read, back with restore, events recorded', async () => {
-    const id = await author(`marks-${n}@example.com`);
+    const id = await author('marks@example.com');
     await deleteEntity(db.knex, authors, id, 'kenji');
     const stored = await db.knex('sd_authors').where({ id }).first();
     expect(stored.deleted_by).to.equal('kenji');
@@ -71,7 +51,7 @@ describeEachDatabase('soft delete and restore', (db) => {
   });
 
   it("lets a deleted row's unique value be taken again; restoring it then is 409 crud.duplicate", async () => {
-    const email = `taken-${n}@example.com`;
+    const email = 'taken@example.com';
     const first = await author(email);
     await deleteEntity(db.knex, authors, first);
     const second = await author(email);
@@ -85,7 +65,7 @@ describeEachDatabase('soft delete and restore', (db) => {
   });
 
   it('answers 422 to a new reference to a deleted row, and to restoring a row whose reference is deleted', async () => {
-    const parent = await author(`parent-${n}@example.com`);
+    const parent = await author('parent@example.com');
     const child = await book(parent);
     await deleteEntity(db.knex, books, child);
     await deleteEntity(db.knex, authors, parent);
@@ -98,7 +78,7 @@ describeEachDatabase('soft delete and restore', (db) => {
   });
 
   it('cascades to the live children and restores exactly those, not a child deleted before', async () => {
-    const parent = await author(`cascade-${n}@example.com`);
+    const parent = await author('cascade@example.com');
     const [kept, gone] = [await book(parent), await book(parent)];
     await deleteEntity(db.knex, books, gone!);
     await deleteEntity(db.knex, authors, parent);
@@ -113,7 +93,7 @@ describeEachDatabase('soft delete and restore', (db) => {
   });
 
   it('reads a deleted row as no related row: null nested member, left out of collections, not matched', async () => {
-    const parent = await author(`nested-${n}@example.com`);
+    const parent = await author('nested@example.com');
     const [kept, gone] = [await book(parent), await book(parent)];
     await deleteEntity(db.knex, books, gone!);
     const list = async (resource: typeof authorList | typeof bookList, query: object) =>
@@ -125,7 +105,7 @@ describeEachDatabase('soft delete and restore', (db) => {
     expect((withBooks!.books as { id: string }[]).map((b) => b.id)).to.deep.equal([kept]);
     expect(await list(authorList, { filter: `books.id:Equal:${gone}` })).to.deep.equal([]);
 
-    const orphan = await book(await author(`orphan-${n}@example.com`));
+    const orphan = await book(await author('orphan@example.com'));
     const orphanAuthor = (await loadRow(db.knex, books, orphan)).author_id as string;
     await db
       .knex('sd_authors')
@@ -138,11 +118,10 @@ describeEachDatabase('soft delete and restore', (db) => {
 
   it('restricts on live referrers only', async () => {
     const target = await book(null);
-    const sticker = nextId();
-    await insertEntity(db.knex, stickers, new Sticker(sticker, target), '');
+    const one = await sticker(target);
     const refused = problemOf(await failure(deleteEntity(db.knex, books, target)));
     expect(refused).to.include({ status: 409, code: 'crud.still_referenced' });
-    await deleteEntity(db.knex, stickers, sticker);
+    await deleteEntity(db.knex, stickers, one);
     await deleteEntity(db.knex, books, target);
     expect(await visibleRows(db.knex, books).where({ id: target })).to.deep.equal([]);
   });

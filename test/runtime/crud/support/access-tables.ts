@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { Express, RequestHandler } from 'express';
 import type { Knex } from 'knex';
-import { defineEntityTable } from '@slicekit/runtime/crud';
+import { defineEntityTable, insertEntity, type EntityTable } from '@slicekit/runtime/crud';
 import { liveUniqueMigration } from '@slicekit/runtime/database';
 import { outboxMigration } from '@slicekit/runtime/events';
 import { ProblemError } from '@slicekit/runtime/http';
@@ -64,47 +64,25 @@ class SoftDeleted {
 }
 
 export class Author extends SoftDeleted {
-  id: string;
-  email: string;
-  constructor(id: string, email: string) {
-    super();
-    this.id = id;
-    this.email = email;
-  }
+  id = '';
+  email = '';
 }
 
 export class Shelf extends SoftDeleted {
-  id: string;
-  code: string;
-  constructor(id: string, code: string) {
-    super();
-    this.id = id;
-    this.code = code;
-  }
+  id = '';
+  code = '';
 }
 
 export class Book extends SoftDeleted {
-  id: string;
-  title: string;
-  authorId: string | null;
-  shelfId: string | null;
-  constructor(id: string, title: string, authorId: string | null, shelfId: string | null = null) {
-    super();
-    this.id = id;
-    this.title = title;
-    this.authorId = authorId;
-    this.shelfId = shelfId;
-  }
+  id = '';
+  title = '';
+  authorId: string | null = null;
+  shelfId: string | null = null;
 }
 
 export class Sticker extends SoftDeleted {
-  id: string;
-  bookId: string;
-  constructor(id: string, bookId: string) {
-    super();
-    this.id = id;
-    this.bookId = bookId;
-  }
+  id = '';
+  bookId = '';
 }
 
 export const authors = defineEntityTable({
@@ -215,4 +193,36 @@ export async function createAccessTables(knex: Knex): Promise<void> {
     softDeleteColumns(t);
   });
   await outboxMigration().up(knex);
+}
+
+/**
+ * Makes rows of the tables above on `db.knex` (read when called, inside a test), each id of its
+ * own: `prefix` and a count (a UUID's first four groups). Answers each row's id.
+ */
+export function accessRows(db: { readonly knex: Knex }, prefix: string) {
+  let n = 0;
+  const nextId = () => `${prefix}-${String(++n).padStart(12, '0')}`;
+  const insert = async <E extends { id: string }>(table: EntityTable<E>, row: E) => {
+    await insertEntity(db.knex, table, row, '');
+    return row.id;
+  };
+  return {
+    nextId,
+    author(email?: string) {
+      const id = nextId();
+      return insert(authors, Object.assign(new Author(), { id, email: email ?? `a${id}@ex.com` }));
+    },
+    shelf() {
+      const id = nextId();
+      return insert(shelves, Object.assign(new Shelf(), { id, code: `S${id.slice(-6)}` }));
+    },
+    book(authorId: string | null, shelfId: string | null = null, title?: string) {
+      const id = nextId();
+      const values = { id, title: title ?? `Book ${id.slice(-6)}`, authorId, shelfId };
+      return insert(books, Object.assign(new Book(), values));
+    },
+    sticker(bookId: string) {
+      return insert(stickers, Object.assign(new Sticker(), { id: nextId(), bookId }));
+    },
+  };
 }
