@@ -129,6 +129,24 @@ describe('the generated app of the feature fixtures', function () {
   // soft delete and restore (fixtures/access: Book and its Checkouts). A deleted book leaves every
   // read, its isbn may be taken again, references to it are refused, restore brings it back.
   describe('access: soft delete and restore', () => {
+    it("documents ?deleted= on a soft-deleting child's nested routes as on its list", async () => {
+      const { paths } = await pathsOf(
+        'src/slices/checkouts/checkout.openapi.ts',
+        'checkoutOpenApi',
+      );
+      for (const path of [
+        '/v1/checkouts',
+        '/v1/shelves/{id}/checkouts',
+        '/v1/books/{id}/checkouts',
+      ]) {
+        const list = paths[path]!.get! as Operation & { parameters: { name: string }[] };
+        expect(
+          list.parameters.map((p) => p.name),
+          path,
+        ).to.include('deleted');
+      }
+    });
+
     for (const database of featureDatabases) {
       it(`runs the generated tests of soft delete and restore on ${database}`, async function () {
         const output = await app.testOutput(this, database);
@@ -140,6 +158,9 @@ describe('the generated app of the feature fixtures', function () {
           /lets a deleted book's isbn be taken again; restoring it then is 409/,
         );
         expect(output).to.match(/answers 422 naming bookId for a book that is deleted/);
+        expect(output).to.match(
+          /lists them under their shelf: 200, and 404 under one that does not exist; deleted ones with \?deleted=only/,
+        );
         expect(output).to.match(
           /restore: POST \/v1\/books\/\{id\}\/restore answers 401 anonymous, 403/,
         );

@@ -1,7 +1,7 @@
 // Options of the bearer-JWT middleware, their defaults, and reading them from the environment.
 import { envBoolean, ConfigError } from '../config/index.js';
 import { AuthConfigError } from './errors.js';
-import { rolesClaimProblem } from './roles.js';
+import { claimPathProblem } from './roles.js';
 
 /** A pino-compatible logger; only `warn` and `error` are used by the auth middleware. */
 export interface AuthLogger {
@@ -101,12 +101,9 @@ export function validateAuthOptions(options: AuthOptions): void {
   if (options.userIdClaim !== undefined && options.userIdClaim.trim() === '') {
     problems.push('userIdClaim must not be empty');
   }
-  if (options.rolesClaim !== undefined) {
-    const problem = rolesClaimProblem(options.rolesClaim);
-    if (problem) problems.push(problem);
-  }
-  if (options.tenantClaim !== undefined) {
-    const problem = rolesClaimProblem(options.tenantClaim, 'tenantClaim');
+  for (const option of ['rolesClaim', 'tenantClaim'] as const) {
+    const claim = options[option];
+    const problem = claim === undefined ? undefined : claimPathProblem(claim, option);
     if (problem) problems.push(problem);
   }
   if (problems.length > 0) {
@@ -164,24 +161,29 @@ export function authOptionsFromEnv(env: Record<string, string | undefined>): Aut
   const audience = list(env.AUTH_AUDIENCE);
   if (audience) options.audience = audience;
   if (env.AUTH_USER_CLAIM) options.userIdClaim = env.AUTH_USER_CLAIM;
-  const rolesClaim = env.AUTH_ROLES_CLAIM?.trim();
-  if (rolesClaim) {
-    if (rolesClaimProblem(rolesClaim)) {
-      const accepts =
-        'a claim name without white space, or a dotted path such as realm_access.roles';
-      throw new ConfigError('AUTH_ROLES_CLAIM', rolesClaim, accepts);
-    }
-    options.rolesClaim = rolesClaim;
-  }
-  const tenantClaim = env.AUTH_TENANT_CLAIM?.trim();
-  if (tenantClaim) {
-    if (rolesClaimProblem(tenantClaim)) {
-      const accepts =
-        'a claim name without white space, or a dotted path such as app_metadata.tenant';
-      throw new ConfigError('AUTH_TENANT_CLAIM', tenantClaim, accepts);
-    }
-    options.tenantClaim = tenantClaim;
-  }
+  const rolesClaim = claimPath(env, 'AUTH_ROLES_CLAIM', 'realm_access.roles');
+  if (rolesClaim) options.rolesClaim = rolesClaim;
+  const tenantClaim = claimPath(env, 'AUTH_TENANT_CLAIM', 'app_metadata.tenant');
+  if (tenantClaim) options.tenantClaim = tenantClaim;
   if (env.AUTH_REQUIRED?.trim()) options.required = envBoolean(env, 'AUTH_REQUIRED', false);
   return options;
+}
+
+/**
+ * The claim `name` names (`AUTH_ROLES_CLAIM`, `AUTH_TENANT_CLAIM`), trimmed; undefined when unset
+ * or blank. White space inside or an empty path step throws `ConfigError`, showing a dotted path
+ * such as `example`.
+ */
+function claimPath(
+  env: Record<string, string | undefined>,
+  name: string,
+  example: string,
+): string | undefined {
+  const claim = env[name]?.trim();
+  if (!claim) return undefined;
+  if (claimPathProblem(claim)) {
+    const accepts = `a claim name without white space, or a dotted path such as ${example}`;
+    throw new ConfigError(name, claim, accepts);
+  }
+  return claim;
 }

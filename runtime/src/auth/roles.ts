@@ -60,8 +60,8 @@ export function tenantFromClaims(
   return undefined;
 }
 
-/** Why `claim` cannot name a roles claim, or undefined when it can. */
-export function rolesClaimProblem(claim: string, option = 'rolesClaim'): string | undefined {
+/** Why `claim` cannot name a claim (of roles, of the tenant), or undefined when it can. */
+export function claimPathProblem(claim: string, option = 'rolesClaim'): string | undefined {
   if (claim.trim() === '') return `${option} must not be empty`;
   if (claim !== claim.trim() || /\s/.test(claim)) {
     return `${option} "${claim}" must not contain white space`;

@@ -1,5 +1,5 @@
 // Soft delete's marks: what a delete writes on the rows it takes (the row and its cascade) and a
-// restore clears, and the restore of exactly the rows one delete's cascade took.
+// restore clears, and which rows one delete's cascade took (what its restore brings back).
 import type { Knex } from 'knex';
 import { referencesTo } from './referencing.js';
 import type { EntityTable } from './table.js';
@@ -27,17 +27,25 @@ export function deletionMarks(table: EntityTable<unknown>, marks?: SoftDeletion)
   };
 }
 
+/** Rows of one table, by id: what one soft delete took there, or one restore brings back. */
+export interface TakenRows {
+  readonly table: EntityTable<unknown>;
+  readonly ids: readonly unknown[];
+}
+
 /**
- * After rows `ids` of `table` are restored: restores the rows their soft delete's cascade took
- * (those carrying `deletionId`), level by level, and no other deleted row.
+ * The rows the cascade of the soft delete `deletionId` took under rows `ids` of `table` (those
+ * carrying that `deletionId`, level by level), and no other deleted row; the rows themselves not
+ * included.
  */
-export async function applyRestoreRules(
+export async function rowsTakenWith(
   db: Db,
   table: EntityTable<unknown>,
   ids: readonly unknown[],
   deletionId: string,
   depth = 0,
-): Promise<void> {
+): Promise<TakenRows[]> {
+  const taken: TakenRows[] = [];
   for (const { table: child, reference } of referencesTo(table)) {
     if (reference.onDelete !== 'cascade' || !child.deletedColumn || depth >= MAX_CASCADE_DEPTH) {
       continue;
@@ -48,9 +56,27 @@ export async function applyRestoreRules(
       .where(deletion, deletionId)
       .pluck(child.idColumn)) as unknown[];
     if (childIds.length === 0) continue;
-    await db(child.table)
-      .whereIn(child.idColumn, childIds as Knex.Value[])
-      .update(deletionMarks(child));
-    await applyRestoreRules(db, child, childIds, deletionId, depth + 1);
+    taken.push({ table: child, ids: childIds });
+    taken.push(...(await rowsTakenWith(db, child, childIds, deletionId, depth + 1)));
   }
+  return taken;
+}
+
+/**
+ * Brings back row `id` of `table` and exactly the rows its soft delete (`deletionId`) took with
+ * it; answers every row restored, the row itself first.
+ */
+export async function restoreTaken(
+  db: Db,
+  table: EntityTable<unknown>,
+  id: string,
+  deletionId: string,
+): Promise<TakenRows[]> {
+  const restored = [{ table, ids: [id] }, ...(await rowsTakenWith(db, table, [id], deletionId))];
+  for (const { table: t, ids } of restored) {
+    await db(t.table)
+      .whereIn(t.idColumn, ids as Knex.Value[])
+      .update(deletionMarks(t));
+  }
+  return restored;
 }

@@ -21,10 +21,9 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /**
  * The 409 problem for `row` (the columns a write tried to store) refused by a unique index: the
- * first declared group another row already holds (of the caller's tenant, for a tenant table,
- * whose unique indexes hold each value once per tenant), or the table's groups when none can be told
- * (the other row went away since). Looked up outside the failed transaction, which PostgreSQL
- * has aborted.
+ * first declared group another row already holds (`heldGroup`), or the table's groups when none
+ * can be told (the other row went away since). Looked up outside the failed transaction, which
+ * PostgreSQL has aborted.
  */
 export async function duplicateProblem(
   knex: Knex,
@@ -33,6 +32,22 @@ export async function duplicateProblem(
   id: string,
   caller: Caller | string = '',
 ): Promise<ProblemError> {
+  const fields = await heldGroup(knex, table, row, id, caller);
+  return duplicate(table, fields ?? table.unique.flatMap((group) => group.map((f) => f.property)));
+}
+
+/**
+ * The properties of the first unique group of `table` whose values in `row` a live row other
+ * than `id` already holds (of the caller's tenant, for a tenant table, whose unique indexes hold
+ * each value once per tenant), or undefined when none does.
+ */
+export async function heldGroup(
+  knex: Knex,
+  table: EntityTable<unknown>,
+  row: Row,
+  id: string,
+  caller: Caller | string = '',
+): Promise<string[] | undefined> {
   const tenant = tenantCondition(table, caller);
   const dialect = dialectFor(knex);
   for (const group of table.unique) {
@@ -47,23 +62,21 @@ export async function duplicateProblem(
         dialect.uniqueText.whereSame(query, field.column, value, ignoreCase);
       } else query.where(field.column, value as Knex.Value);
     }
-    if (await query.first())
-      return duplicate(
-        table,
-        group.map((f) => f.property),
-      );
+    if (await query.first()) return group.map((f) => f.property);
   }
-  return duplicate(
-    table,
-    table.unique.flatMap((group) => group.map((f) => f.property)),
-  );
+  return undefined;
 }
 
-function duplicate(table: EntityTable<unknown>, fields: readonly string[]): ProblemError {
+/** The 409 problem of `fields` of `table` held by another row; `detail` says more when given. */
+export function duplicate(
+  table: EntityTable<unknown>,
+  fields: readonly string[],
+  detail?: string,
+): ProblemError {
   const named = fields.length > 0 ? fields.join(' and ') : 'a unique value';
   return ProblemError.of(
     'crud.duplicate',
-    `another ${table.entityName} already has this ${named}; choose another`,
+    detail ?? `another ${table.entityName} already has this ${named}; choose another`,
     { fields },
   );
 }

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { dialectFor } from '../sql/index.js';
 import { retryOnConflict, transactionWithRetry } from '../database/index.js';
 import { rowEvents, updatedEvents, type EntityEvents, recordEvents } from '../events/index.js';
-import { ifMatchHolds, withEntityTag, ProblemError } from '../http/index.js';
+import { ifMatchHolds, withEntityTag } from '../http/index.js';
 import { asCaller, type Caller } from './caller.js';
 import { refusingDuplicates } from './duplicates.js';
 import { deletionMarks } from './deletion.js';
@@ -28,40 +28,13 @@ import {
   saveLinks,
 } from './references.js';
 import { notFound, preconditionFailed } from './errors.js';
+import { checkId } from './row-id.js';
 import type { EntityTable } from './table.js';
 
-export { liveRowsOnly, ownRowsOnly, scopeRows, visibleRows, type DeletedRows };
+export { checkId, liveRowsOnly, ownRowsOnly, scopeRows, visibleRows, type DeletedRows };
 
 type Row = Record<string, unknown>;
 type Db = Knex | Knex.Transaction;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const INTEGER = /^-?\d{1,15}$/;
-
-/**
- * Refuses an id that cannot name a row (400), before it reaches SQL: PostgreSQL would fail on a
- * malformed UUID instead of finding nothing.
- */
-export function checkId(table: EntityTable<unknown>, id: string): string {
-  const ok =
-    table.idKind === 'uuid'
-      ? UUID.test(id)
-      : table.idKind === 'integer'
-        ? INTEGER.test(id)
-        : // PostgreSQL refuses a NUL character in text; refused alike on every database.
-          id.length > 0 && !id.includes('\u0000');
-  if (ok) return table.idKind === 'uuid' ? id.toLowerCase() : id;
-  const expected =
-    table.idKind === 'uuid'
-      ? 'a UUID'
-      : table.idKind === 'integer'
-        ? 'a whole number'
-        : 'non-empty text without NUL characters';
-  const message = `must be ${expected}`;
-  throw ProblemError.of('crud.invalid_request', `the id ${message}`, {
-    errors: [{ field: 'id', message, keyword: 'format' }],
-  });
-}
 
 /**
  * The row of `id`, among those the caller may reach; a 404 problem when there is none. The row
@@ -110,6 +83,24 @@ export function checkPrecondition(
   if (caller.ifMatch !== undefined && !ifMatchHolds(caller.ifMatch, table.entityTag(row))) {
     throw preconditionFailed(table.entityName, id);
   }
+}
+
+/**
+ * The opening of every change of row `id` (a save, a delete, a restore): the row among those the
+ * caller may reach (`deleted` says whether a soft-deleted one counts), locked until the
+ * transaction `db` ends, with the caller's `If-Match` checked against it (412); 404 when there is
+ * no such row.
+ */
+export async function openChange(
+  db: Db,
+  table: EntityTable<unknown>,
+  id: string,
+  caller: Caller,
+  deleted: DeletedRows = 'exclude',
+): Promise<Row> {
+  const row = await findRow(db, table, id, caller, true, false, deleted);
+  checkPrecondition(table, id, row, caller);
+  return row;
 }
 
 /** The entity of `id` (an instance of its class); a 404 problem when there is none. */
@@ -212,8 +203,7 @@ export async function changeEntity<E>(
   return refusingDuplicates(knex, any, id, values, who, () =>
     refusingBrokenReferences(knex, any, references, () =>
       transactionWithRetry(knex, async (trx) => {
-        const stored = await findRow(trx, any, id, who, true, false);
-        checkPrecondition(any, id, stored, who);
+        const stored = await openChange(trx, any, id, who);
         const entity = table.fromRow(stored);
         const target = entity as Row;
         const links = await loadLinks(trx, any, target, checkId(any, id));
@@ -274,8 +264,7 @@ export async function deleteEntity(
   }
   await refusingBrokenReferences(knex, table, { deleting: key }, () =>
     transactionWithRetry(knex, async (trx) => {
-      const row = await findRow(trx, table, id, who, true, false);
-      checkPrecondition(table, id, row, who);
+      const row = await openChange(trx, table, id, who);
       const soft = table.deletedColumn
         ? { deletedOn: new Date(), deletedBy: who.principal, deletionId: randomUUID() }
         : undefined;

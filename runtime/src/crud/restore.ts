@@ -1,17 +1,17 @@
 // Restore: a soft-deleted row back among the live ones, with exactly the rows its delete's
-// cascade took, refused as a new write would be (409 for a unique value a live row took since, 422
-// for a reference to a row deleted or gone).
+// cascade took, all or nothing: refused as a new write would be (409 for a unique value a live row
+// took since, 422 for a reference to a row deleted or gone), for the row and each row it brings
+// back, in one transaction.
 import type { Knex } from 'knex';
 import { transactionWithRetry } from '../database/index.js';
 import { recordEvents, rowEvents } from '../events/index.js';
 import { withEntityTag } from '../http/index.js';
 import { asCaller, type Caller } from './caller.js';
-import { applyRestoreRules, deletionMarks } from './deletion.js';
-import { refusingDuplicates } from './duplicates.js';
+import { restoreTaken } from './deletion.js';
+import { isUniqueViolation } from './duplicates.js';
 import { notFound } from './errors.js';
-import { visibleRows } from './row-scope.js';
-import { checkReferences } from './references.js';
-import { checkId, checkPrecondition, eventsOf, findRow } from './repository.js';
+import { brokenReferences, restoreDuplicate, unrestorable } from './restored.js';
+import { checkId, eventsOf, findRow, openChange } from './repository.js';
 import type { EntityTable } from './table.js';
 
 type Row = Record<string, unknown>;
@@ -19,9 +19,11 @@ type Row = Record<string, unknown>;
 /**
  * Restores the soft-deleted row of `id` (among the caller's rows, for an owned table) with exactly
  * the rows its delete's cascade took, and answers with the stored row; 404 when the caller has no
- * such row, deleted or not; a live row is answered as it is. 412 when `If-Match` does not match,
- * 409 when a live row now holds one of its unique values, 422 when it names a row that is
- * deleted or gone. Declared `Restored` events are recorded in the same transaction.
+ * such row, deleted or not; a live row is answered as it is. 412 when `If-Match` does not match;
+ * 409 `crud.duplicate` when a live row now holds a unique value of the row or of one it brings
+ * back; 422 `crud.invalid_reference` when one of those rows names a row that is deleted or gone
+ * (each named in `errors`). Refused, nothing is restored. Declared `Restored` events are recorded
+ * in the same transaction.
  *
  * @example
  * const row = await restoreEntity(knex, bookTable, id, callerOf(req));
@@ -36,24 +38,24 @@ export async function restoreEntity(
   const key = checkId(table, id);
   if (!table.deletedColumn) throw notFound(table.entityName, id);
   const deletion = table.fields.find((f) => f.property === 'deletionId')!.column;
-  const values: Row = {};
-  return refusingDuplicates(knex, table, key, values, who, () =>
-    transactionWithRetry(knex, async (trx) => {
-      const stored = await findRow(trx, table, id, who, true, false, 'include');
-      checkPrecondition(table, id, stored, who);
-      if (stored[table.deletedColumn!] === null)
-        return withEntityTag(stored, table.entityTag(stored));
-      Object.assign(values, stored);
-      // Its references must name live rows again, as on a new write (links are left as they are).
-      await checkReferences(trx, table, { ...stored }, {}, who);
-      await visibleRows(trx, table, who, 'include')
-        .where(table.idColumn, key)
-        .update(deletionMarks(table));
-      await applyRestoreRules(trx, table, [key], String(stored[deletion]));
+  // The deleted row as stored, for naming what a unique index refused.
+  const stored: Row = {};
+  try {
+    return await transactionWithRetry(knex, async (trx) => {
+      const found = await openChange(trx, table, id, who, 'include');
+      if (found[table.deletedColumn!] === null) return withEntityTag(found, table.entityTag(found));
+      Object.assign(stored, found);
+      const restored = await restoreTaken(trx, table, key, String(found[deletion]));
+      // Every row back must name live rows only, as on a new write (links are left as they are).
+      const broken = await brokenReferences(trx, restored, who);
+      if (broken.length > 0) throw unrestorable(table, key, broken);
       const row = await findRow(trx, table, id, who, false, true);
       const events = eventsOf(table);
       if (events) await recordEvents(trx, rowEvents(events, 'Restored', table.fromRow(row) as Row));
       return row;
-    }),
-  );
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error) || stored[deletion] == null) throw error;
+    throw await restoreDuplicate(knex, table, stored, key, String(stored[deletion]), who);
+  }
 }

@@ -3,188 +3,30 @@
 // cascade, not rows deleted before), refused with 409 when a live row took a unique value since
 // and with 422 when the row it names is deleted; events are recorded as for the other operations.
 import { expect } from 'chai';
-import type { Knex } from 'knex';
-import {
-  defineEntityTable,
-  deleteEntity,
-  insertEntity,
-  loadRow,
-  restoreEntity,
-  visibleRows,
-} from '@slicekit/runtime/crud';
-import { liveUniqueMigration } from '@slicekit/runtime/database';
-import { outboxMigration } from '@slicekit/runtime/events';
-import { ProblemError } from '@slicekit/runtime/http';
-import { defineListResource, parseListQuery, runListQuery } from '@slicekit/runtime/list-query';
+import { deleteEntity, loadRow, restoreEntity, visibleRows } from '@slicekit/runtime/crud';
+import { parseListQuery, runListQuery } from '@slicekit/runtime/list-query';
 import { describeEachDatabase } from '../../support/services.js';
-
-class Author {
-  id: string;
-  email: string;
-  deletedOn: Date | null = null;
-  deletedBy: string | null = null;
-  deletionId: string | null = null;
-  constructor(id: string, email: string) {
-    this.id = id;
-    this.email = email;
-  }
-}
-
-class Book {
-  id: string;
-  title: string;
-  authorId: string | null;
-  deletedOn: Date | null = null;
-  deletedBy: string | null = null;
-  deletionId: string | null = null;
-  constructor(id: string, title: string, authorId: string | null) {
-    this.id = id;
-    this.title = title;
-    this.authorId = authorId;
-  }
-}
-
-class Sticker {
-  id: string;
-  bookId: string;
-  deletedOn: Date | null = null;
-  deletedBy: string | null = null;
-  deletionId: string | null = null;
-  constructor(id: string, bookId: string) {
-    this.id = id;
-    this.bookId = bookId;
-  }
-}
-
-const authors = defineEntityTable({
-  table: 'sd_authors',
-  entity: Author,
-  fields: { id: 'uuid', email: 'string' },
-  softDelete: true,
-  unique: [['email']],
-  events: [
-    { operation: 'Deleted', fields: ['email'] },
-    { operation: 'Restored', fields: ['email'] },
-  ],
-});
-
-const books = defineEntityTable({
-  table: 'sd_books',
-  entity: Book,
-  fields: { id: 'uuid', title: 'string', authorId: 'reference' },
-  softDelete: true,
-  references: { authorId: { to: () => authors, onDelete: 'cascade' } },
-});
-
-// Restrict under a soft delete counts the live stickers only.
-const stickers = defineEntityTable({
-  table: 'sd_stickers',
-  entity: Sticker,
-  fields: { id: 'uuid', bookId: 'reference' },
-  softDelete: true,
-  references: { bookId: { to: () => books, onDelete: 'restrict' } },
-});
-
-// Books with their author (a relation) and authors with their books (a collection), as a
-// generated DTO reads them: a deleted row is no related row.
-const bookList = defineListResource({
-  table: 'sd_books',
-  dto: {
-    type: 'object',
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      title: { type: 'string' },
-      author: {
-        type: ['object', 'null'],
-        properties: { id: { type: 'string', format: 'uuid' }, email: { type: 'string' } },
-      },
-    },
-  },
-  columns: {
-    author: {
-      relation: { table: 'sd_authors', localColumn: 'author_id', deletedColumn: 'deleted_on' },
-    },
-  },
-});
-const authorList = defineListResource({
-  table: 'sd_authors',
-  dto: {
-    type: 'object',
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      email: { type: 'string' },
-      books: {
-        type: 'array',
-        items: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } } },
-      },
-    },
-  },
-  columns: {
-    books: {
-      collection: { table: 'sd_books', foreignKey: 'author_id', deletedColumn: 'deleted_on' },
-    },
-  },
-});
-
-let n = 0;
-const nextId = () => `5d0c2f7e-3c1a-4e0b-9a51-${String(++n).padStart(12, '0')}`;
-
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-
-function marks(t: Knex.CreateTableBuilder): void {
-  t.datetime('deleted_on', { precision: 3 }).nullable();
-  t.string('deleted_by', 255).nullable();
-  t.uuid('deletion_id').nullable();
-}
-
-async function createTables(knex: Knex): Promise<void> {
-  await knex.schema.createTable('sd_authors', (t) => {
-    t.uuid('id').primary();
-    t.string('email', 200).notNullable();
-    marks(t);
-  });
-  await liveUniqueMigration({ table: 'sd_authors', unique: [['email']] }).up(knex);
-  await knex.schema.createTable('sd_books', (t) => {
-    t.uuid('id').primary();
-    t.string('title', 200).notNullable();
-    t.uuid('author_id').nullable().references('id').inTable('sd_authors');
-    marks(t);
-  });
-  await knex.schema.createTable('sd_stickers', (t) => {
-    t.uuid('id').primary();
-    t.uuid('book_id').notNullable().references('id').inTable('sd_books');
-    marks(t);
-  });
-  await outboxMigration().up(knex);
-}
-
-function problemOf(error: unknown): Record<string, unknown> & { status?: number } {
-  expect(error).to.be.instanceOf(ProblemError);
-  return (error as ProblemError).toProblem();
-}
+import {
+  accessRows,
+  authorList,
+  authors,
+  bookList,
+  books,
+  createAccessTables,
+  failure,
+  problemOf,
+  stickers,
+} from './support/access-tables.js';
 
 describeEachDatabase('soft delete and restore', (db) => {
   before(async () => {
-    await createTables(db.knex);
+    await createAccessTables(db.knex);
   });
 
-  const author = async (email: string) => {
-    const id = nextId();
-    await insertEntity(db.knex, authors, new Author(id, email), 'ana');
-    return id;
-  };
-  const book = async (authorId: string | null) => {
-    const id = nextId();
-    await insertEntity(db.knex, books, new Book(id, `Book ${id.slice(-4)}`, authorId), 'ana');
-    return id;
-  };
+  const { author, book, sticker, nextId } = accessRows(db, '5d0c2f7e-3c1a-4e0b-9a51');
 
   it('marks the row instead of removing it: 404 to every read, back with restore, events recorded', async () => {
-    const id = await author(`marks-${n}@example.com`);
+    const id = await author('marks@example.com');
     await deleteEntity(db.knex, authors, id, 'kenji');
     const stored = await db.knex('sd_authors').where({ id }).first();
     expect(stored.deleted_by).to.equal('kenji');
@@ -209,7 +51,7 @@ describeEachDatabase('soft delete and restore', (db) => {
   });
 
   it("lets a deleted row's unique value be taken again; restoring it then is 409 crud.duplicate", async () => {
-    const email = `taken-${n}@example.com`;
+    const email = 'taken@example.com';
     const first = await author(email);
     await deleteEntity(db.knex, authors, first);
     const second = await author(email);
@@ -223,7 +65,7 @@ describeEachDatabase('soft delete and restore', (db) => {
   });
 
   it('answers 422 to a new reference to a deleted row, and to restoring a row whose reference is deleted', async () => {
-    const parent = await author(`parent-${n}@example.com`);
+    const parent = await author('parent@example.com');
     const child = await book(parent);
     await deleteEntity(db.knex, books, child);
     await deleteEntity(db.knex, authors, parent);
@@ -236,7 +78,7 @@ describeEachDatabase('soft delete and restore', (db) => {
   });
 
   it('cascades to the live children and restores exactly those, not a child deleted before', async () => {
-    const parent = await author(`cascade-${n}@example.com`);
+    const parent = await author('cascade@example.com');
     const [kept, gone] = [await book(parent), await book(parent)];
     await deleteEntity(db.knex, books, gone!);
     await deleteEntity(db.knex, authors, parent);
@@ -251,7 +93,7 @@ describeEachDatabase('soft delete and restore', (db) => {
   });
 
   it('reads a deleted row as no related row: null nested member, left out of collections, not matched', async () => {
-    const parent = await author(`nested-${n}@example.com`);
+    const parent = await author('nested@example.com');
     const [kept, gone] = [await book(parent), await book(parent)];
     await deleteEntity(db.knex, books, gone!);
     const list = async (resource: typeof authorList | typeof bookList, query: object) =>
@@ -263,7 +105,7 @@ describeEachDatabase('soft delete and restore', (db) => {
     expect((withBooks!.books as { id: string }[]).map((b) => b.id)).to.deep.equal([kept]);
     expect(await list(authorList, { filter: `books.id:Equal:${gone}` })).to.deep.equal([]);
 
-    const orphan = await book(await author(`orphan-${n}@example.com`));
+    const orphan = await book(await author('orphan@example.com'));
     const orphanAuthor = (await loadRow(db.knex, books, orphan)).author_id as string;
     await db
       .knex('sd_authors')
@@ -276,11 +118,10 @@ describeEachDatabase('soft delete and restore', (db) => {
 
   it('restricts on live referrers only', async () => {
     const target = await book(null);
-    const sticker = nextId();
-    await insertEntity(db.knex, stickers, new Sticker(sticker, target), '');
+    const one = await sticker(target);
     const refused = problemOf(await failure(deleteEntity(db.knex, books, target)));
     expect(refused).to.include({ status: 409, code: 'crud.still_referenced' });
-    await deleteEntity(db.knex, stickers, sticker);
+    await deleteEntity(db.knex, stickers, one);
     await deleteEntity(db.knex, books, target);
     expect(await visibleRows(db.knex, books).where({ id: target })).to.deep.equal([]);
   });

@@ -6,13 +6,11 @@
 import { expect } from 'chai';
 import express, { type Request } from 'express';
 import type { Knex } from 'knex';
-import request from 'supertest';
 import {
   callerOf,
   callerRows,
   changeEntity,
   crudRoute,
-  defineEntityTable,
   deleteEntity,
   insertEntity,
   loadRow,
@@ -20,143 +18,27 @@ import {
   visibleRows,
   type Caller,
 } from '@slicekit/runtime/crud';
-import { exactText } from '@slicekit/runtime/database';
 import { ProblemError } from '@slicekit/runtime/http';
-import { defineListResource, listHandler, loadRelated } from '@slicekit/runtime/list-query';
+import { listHandler, loadRelated } from '@slicekit/runtime/list-query';
 import { describeEachDatabase } from '../../support/services.js';
+import { callerFromHeaders, failure, getAs } from './support/access-tables.js';
+import {
+  acme,
+  book,
+  bookResource,
+  books,
+  createTenantTables,
+  idOf,
+  LOOKALIKES,
+  Shelf,
+  shelfResource,
+  shelves,
+} from './support/tenant-tables.js';
 
-class Shelf {
-  id = '';
-  name = '';
-  tenantId = '';
-}
-
-class Book {
-  id = '';
-  title = '';
-  isbn = '';
-  shelfId: string | null = null;
-  ownedBy = '';
-  tenantId = '';
-  createdBy = '';
-  createdOn = new Date();
-  updatedBy = '';
-  updatedOn = new Date();
-}
-
-const shelves = defineEntityTable({
-  table: 'tenant_shelves',
-  entity: Shelf,
-  fields: { id: 'uuid', name: 'string' },
-  tenant: true,
-});
-
-const books = defineEntityTable({
-  table: 'tenant_books',
-  entity: Book,
-  fields: { id: 'uuid', title: 'string', isbn: 'string', shelfId: 'reference' },
-  audited: true,
-  owned: { bypass: ['admin'] },
-  tenant: true,
-  unique: [['isbn']],
-  references: { shelfId: { to: () => shelves, onDelete: 'restrict' } },
-});
-
-const row = (properties: Record<string, object>) => ({
-  type: 'object',
-  properties: { id: { type: 'string', format: 'uuid' }, ...properties },
-});
-
-const bookResource = defineListResource({
-  table: 'tenant_books',
-  audited: true,
-  dto: {
-    ...row({
-      title: { type: 'string' },
-      createdOn: { type: 'string', format: 'date-time' },
-      shelf: { ...row({ name: { type: 'string' } }), type: ['object', 'null'] },
-    }),
-  },
-  columns: {
-    shelf: {
-      relation: { table: 'tenant_shelves', localColumn: 'shelf_id', tenantColumn: 'tenant_id' },
-    },
-  },
-});
-
-const shelfResource = defineListResource({
-  table: 'tenant_shelves',
-  dto: row({
-    name: { type: 'string' },
-    books: { type: 'array', items: row({ title: { type: 'string' } }) },
-  }),
-  columns: {
-    books: {
-      collection: {
-        table: 'tenant_books',
-        foreignKey: 'shelf_id',
-        ownerColumn: 'owned_by',
-        ownerBypass: ['admin'],
-        tenantColumn: 'tenant_id',
-      },
-    },
-  },
-});
-
-const idOf = (n: number) => `7a1c2f7e-3c1a-4e0b-9a51-${String(n).padStart(12, '0')}`;
-const LOOKALIKES = ['acme', 'Acme', 'acme ', 'ACME ', 'acmé', 'ACMÉ'];
-const acme = (principal: string, roles: string[] = []): Caller => ({
-  principal,
-  roles,
-  tenant: 'ACME',
-});
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-
-async function createTables(knex: Knex): Promise<void> {
-  const exact = await exactText(knex);
-  await knex.schema.createTable('tenant_shelves', (t) => {
-    t.uuid('id').primary();
-    t.string('name', 100).notNullable();
-    exact(t.string('tenant_id', 255)).notNullable();
-    t.index(['tenant_id']);
-  });
-  await knex.schema.createTable('tenant_books', (t) => {
-    t.uuid('id').primary();
-    t.string('title', 100).notNullable();
-    t.string('isbn', 20).notNullable();
-    t.uuid('shelf_id').references('id').inTable('tenant_shelves');
-    t.string('owned_by', 255).notNullable();
-    exact(t.string('tenant_id', 255)).notNullable();
-    for (const c of ['created_by', 'updated_by']) t.string(c, 255).notNullable();
-    for (const c of ['created_on', 'updated_on']) t.datetime(c, { precision: 3 }).notNullable();
-    // Unique per tenant: the tenant column leads the index.
-    t.unique(['tenant_id', 'isbn']);
-  });
-}
-
-function book(n: number, title: string, isbn: string, shelfId: string | null = null): Book {
-  return Object.assign(new Book(), { id: idOf(n), title, isbn, shelfId });
-}
-
-/** An app whose caller comes from `x-user`, `x-tenant` and `x-roles` (URI-encoded: HTTP trims). */
+/** An app whose caller comes from `x-user`, `x-tenant` and `x-roles` (callerFromHeaders). */
 function appOn(knex: Knex): express.Express {
   const app = express();
-  app.use((req, _res, next) => {
-    const user = req.header('x-user');
-    const tenant = req.header('x-tenant');
-    if (user !== undefined) {
-      req.user = {
-        id: user,
-        roles: (req.header('x-roles') ?? '').split(',').filter(Boolean),
-        ...(tenant === undefined ? {} : { tenant: decodeURIComponent(tenant) }),
-      };
-    }
-    next();
-  });
+  app.use(callerFromHeaders);
   app.get(
     '/books',
     listHandler(bookResource, knex, { scope: callerRows(books), caller: callerOf }),
@@ -187,13 +69,11 @@ function appOn(knex: Knex): express.Express {
 
 describeEachDatabase('tenants and owner bypass roles', (db) => {
   let app: express.Express;
-  const get = (path: string, user: string, tenant?: string, roles = '') => {
-    const req = request(app).get(path).set('x-user', user).set('x-roles', roles);
-    return tenant === undefined ? req : req.set('x-tenant', encodeURIComponent(tenant));
-  };
+  const get = (path: string, user: string, tenant?: string, roles = '') =>
+    getAs(app, path, user, tenant, roles);
 
   before(async () => {
-    await createTables(db.knex);
+    await createTenantTables(db.knex);
     app = appOn(db.knex);
     await insertEntity(
       db.knex,
