@@ -164,7 +164,7 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
       hasExpected: Object.keys(expected).length > 0,
       // Column values its preconditions allow, written before calling it (rule-tests.ts).
       allowed: arrangeState(model, m.when),
-      ownerMayCall: ownerMayCall(model, m.pascal),
+      ownerMayCall: ownerMayCall(model, m.name.pascal),
     };
   });
   const createExpected = Object.fromEntries(
