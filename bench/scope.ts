@@ -1,9 +1,11 @@
 // What the row scope costs: list and get of an entity with `tenant: true` and `softDelete: true`
 // (every query confined to the caller's tenant and to live rows, after the role check) against
 // the same routes of an entity without them, in one generated app, over HTTP, side by side.
-// Both tables hold BENCH_ROWS rows the caller sees; the scoped one also holds as many rows of
-// another tenant and a tenth as many deleted ones. Both sides send the same bearer token. Prints
-// the median ratio per route and database, then one JSON line.
+// Two phases: first both tables hold the same BENCH_ROWS rows, all of the caller's tenant and
+// live (what the scope itself costs); then the scoped table also gets as many rows of another
+// tenant and a tenth as many deleted ones (what reading past them costs: the list's exact count
+// reads them). Both sides send the same bearer token. Prints the median ratio per route, phase
+// and database, then one JSON line.
 //
 //   npm run bench:scope             BENCH_ROWS=20000 BENCH_ROUNDS=15 BENCH_REQUESTS=200
 //   BENCH_DATABASES=pg npm run bench:scope
@@ -41,36 +43,46 @@ async function generate(dir: string, db: Db): Promise<void> {
   await addEntity(dir, join(dir, 'specs'));
 }
 
-function rows(count: number, extra: (n: number) => Record<string, unknown>) {
-  const now = new Date();
+/** `count` rows, a second apart from 2024 on, with `extra` columns. */
+function rows(count: number, extra: Record<string, unknown> = {}) {
+  const start = Date.UTC(2024, 0, 1);
   return Array.from({ length: count }, (_, n) => ({
     id: randomUUID(),
     email: `user${n}-${randomUUID().slice(0, 8)}@bench.test`,
     name: `User ${(n * 7919) % 100_003}`,
     created_by: 'bench',
-    created_on: now,
+    created_on: new Date(start + n * 1000),
     updated_by: 'bench',
-    updated_on: now,
-    ...extra(n),
+    updated_on: new Date(start + n * 1000),
+    ...extra,
   }));
 }
 
-/** Fills both tables; answers ids of rows the caller sees in each. */
+const analyze = (knex: Knex, db: Db) =>
+  knex.raw(db === 'pg' ? 'ANALYZE' : 'ANALYZE TABLE clients, accounts');
+
+/** Fills both tables with the same rows, the scoped ones of ACME; ids of rows to get from each. */
 async function seed(knex: Knex, db: Db): Promise<{ plain: string[]; scoped: string[] }> {
-  const plain = rows(ROWS, () => ({}));
-  const live = rows(ROWS, () => ({ tenant_id: 'ACME' }));
-  const others = rows(ROWS, () => ({ tenant_id: 'GLOBEX' }));
-  const deleted = rows(Math.floor(ROWS / 10), () => ({
+  const plain = rows(ROWS);
+  const scoped = plain.map((row) => ({ ...row, id: randomUUID(), tenant_id: 'ACME' }));
+  await knex.batchInsert('clients', plain, 1000);
+  await knex.batchInsert('accounts', scoped, 1000);
+  await analyze(knex, db);
+  const pick = (list: { id: string }[]) => list.slice(0, 100).map((r) => r.id);
+  return { plain: pick(plain), scoped: pick(scoped) };
+}
+
+/** Adds the rows the caller must not see: another tenant's, and deleted ones of its own. */
+async function seedHidden(knex: Knex, db: Db): Promise<void> {
+  const others = rows(ROWS, { tenant_id: 'GLOBEX' });
+  const deleted = rows(Math.floor(ROWS / 10), {
     tenant_id: 'ACME',
     deleted_on: new Date(),
     deleted_by: 'bench',
     deletion_id: randomUUID(),
-  }));
-  await knex.batchInsert('clients', plain, 1000);
-  await knex.batchInsert('accounts', [...live, ...others, ...deleted], 1000);
-  await knex.raw(db === 'pg' ? 'ANALYZE' : 'ANALYZE TABLE clients, accounts');
-  const pick = (list: { id: string }[]) => list.slice(0, 100).map((r) => r.id);
-  return { plain: pick(plain), scoped: pick(live) };
+  }).map((row, n) => ({ ...row, created_on: new Date(Date.UTC(2024, 0, 1) + n * 10_000) }));
+  await knex.batchInsert('accounts', [...others, ...deleted], 1000);
+  await analyze(knex, db);
 }
 
 /** `REQUESTS` requests from `CONCURRENCY` callers; the elapsed ms. */
@@ -94,7 +106,7 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 
-const results: Record<string, { list: number; get: number }> = {};
+const results: Record<string, Record<string, { list: number; get: number }>> = {};
 console.log(
   `load average ${loadavg()
     .map((n) => n.toFixed(2))
@@ -128,29 +140,35 @@ for (const db of DATABASES) {
       list: (resource: string) => () => `${server.url}/v1/${resource}?pageSize=20`,
       get: (resource: string, list: string[]) => () => `${server.url}/v1/${resource}/${one(list)}`,
     };
-    // Warm both sides up (JIT, pools, plans) before measuring.
-    await load(routes.list('clients'), headers);
-    await load(routes.list('accounts'), headers);
-    const ratios = { list: [] as number[], get: [] as number[] };
-    for (let round = 0; round < ROUNDS; round++) {
-      const list = await loadPair(
-        round,
-        () => load(routes.list('clients'), headers),
-        () => load(routes.list('accounts'), headers),
+    const measure = async (phase: string) => {
+      // Warm both sides up (JIT, pools, plans) before measuring.
+      await load(routes.list('clients'), headers);
+      await load(routes.list('accounts'), headers);
+      const ratios = { list: [] as number[], get: [] as number[] };
+      for (let round = 0; round < ROUNDS; round++) {
+        const list = await loadPair(
+          round,
+          () => load(routes.list('clients'), headers),
+          () => load(routes.list('accounts'), headers),
+        );
+        ratios.list.push(list.guarded / list.plain);
+        const get = await loadPair(
+          round,
+          () => load(routes.get('clients', ids.plain), headers),
+          () => load(routes.get('accounts', ids.scoped), headers),
+        );
+        ratios.get.push(get.guarded / get.plain);
+      }
+      const result = { list: median(ratios.list), get: median(ratios.get) };
+      (results[db] ??= {})[phase] = result;
+      console.log(
+        `${db} ${phase}: scoped / unscoped, median of ${ROUNDS} rounds of ${REQUESTS} requests: ` +
+          `list ${result.list.toFixed(3)}, get ${result.get.toFixed(3)}`,
       );
-      ratios.list.push(list.guarded / list.plain);
-      const get = await loadPair(
-        round,
-        () => load(routes.get('clients', ids.plain), headers),
-        () => load(routes.get('accounts', ids.scoped), headers),
-      );
-      ratios.get.push(get.guarded / get.plain);
-    }
-    results[db] = { list: median(ratios.list), get: median(ratios.get) };
-    console.log(
-      `${db}: tenant + soft delete scope / none, median of ${ROUNDS} rounds of ${REQUESTS} requests: ` +
-        `list ${results[db].list.toFixed(3)}, get ${results[db].get.toFixed(3)} (${ROWS} visible rows)`,
-    );
+    };
+    await measure('same rows');
+    await withKnex(db, url, (knex) => seedHidden(knex, db));
+    await measure('plus hidden rows');
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
