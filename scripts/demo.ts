@@ -1,20 +1,34 @@
-// `npm run demo`: generates a fresh app with the sample Product entity (docs/examples/product.yaml)
-// in the git-ignored .demo/ folder, migrates it, seeds it unless SEED=0, and serves it on PORT.
+// `npm run demo`: generates a fresh app with the sample Product entity (docs/examples/product.yaml),
+// or the shop (DEMO=shop) or the secure shop (DEMO=shop-secure, scripts/demo-secure.ts), in the
+// git-ignored .demo/ folder, migrates it, seeds it unless SEED=0, and serves it on PORT.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { addEntity, databaseOf, generateApp, productSpec, shopSpecs } from './generate.js';
+import { secureBanner, secureSetup } from './demo-secure.js';
+import {
+  addEntity,
+  databaseOf,
+  generateApp,
+  productSpec,
+  shopSecureSpecs,
+  shopSpecs,
+} from './generate.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // DEMO_DIR lets the end-to-end test run a demo without touching the one a developer has open.
 const demoDir = resolve(process.env.DEMO_DIR ?? join(root, '.demo'));
 const demo = process.env.DEMO || 'product';
-if (demo !== 'product' && demo !== 'shop') {
-  console.error(`demo: DEMO="${demo}" is not a demo; use product (the default) or shop`);
+if (demo !== 'product' && demo !== 'shop' && demo !== 'shop-secure') {
+  console.error(
+    `demo: DEMO="${demo}" is not a demo; use product (the default), shop or shop-secure`,
+  );
   process.exit(1);
 }
-const shop = demo === 'shop';
+const secure = demo === 'shop-secure';
+const shop = demo === 'shop' || secure;
+// The secure shop's tokens: AUTH_JWT_SECRET (32 bytes or more), else a secret made for this run.
+const security = secure ? secureSetup(process.env) : undefined;
 const appDir = join(demoDir, `${demo}-demo`);
 const port = process.env.PORT || '3000';
 const databaseUrl = process.env.DATABASE_URL || join(appDir, 'data', 'demo.sqlite');
@@ -26,6 +40,7 @@ const admin = !/^(false|0|no|off)$/i.test(process.env.ADMIN_ENABLED?.trim() ?? '
 // the code as it is now; a published app runs the same files compiled.
 const env = {
   ...process.env,
+  ...security?.env,
   PORT: port,
   DATABASE_URL: databaseUrl,
   NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=slicekit-source`.trim(),
@@ -46,12 +61,13 @@ function step(script: string): void {
 }
 
 const shown = relative(process.cwd(), appDir) || '.';
-const what = shop ? 'shop' : 'Product';
+const what = secure ? 'secure shop' : shop ? 'shop' : 'Product';
 console.log(`demo: generating the ${what} app in ${shown} for ${databaseOf(databaseUrl)}`);
 rmSync(appDir, { recursive: true, force: true });
 await generateApp({ directory: appDir, name: `${demo}-demo`, database: databaseOf(databaseUrl) });
 // Fixed migration names: a server database migrated by an earlier demo run stays usable.
-await addEntity(appDir, shop ? shopSpecs : productSpec, { now: '2024-05-01T09:30:00Z' });
+const specs = secure ? shopSecureSpecs : shop ? shopSpecs : productSpec;
+await addEntity(appDir, specs, { now: '2024-05-01T09:30:00Z' });
 if (!shop) subscribeToProductCreated();
 
 step('src/migrate.ts');
@@ -71,7 +87,13 @@ server.on('exit', (code) => process.exit(code ?? 0));
 
 const base = `http://localhost:${port}`;
 await waitForServer(`${base}/v1/${shop ? 'customers' : 'products'}`);
-console.log(shop ? await shopBanner() : await productBanner());
+console.log(
+  security
+    ? await secureBanner(security, env, base, databaseUrl, adminLine(), firstRow)
+    : shop
+      ? await shopBanner()
+      : await productBanner(),
+);
 
 /** Where the admin is, when the app serves it. */
 function adminLine(): string {
@@ -108,7 +130,7 @@ async function shopBanner(): Promise<string> {
   }
   // A draft order, so that placing it is allowed, and its customer and first tag.
   const order =
-    (await firstRow<Order>('orders', 'filter=status:Equal:draft')) ??
+    (await firstRow<Order>('orders', undefined, 'filter=status:Equal:draft')) ??
     (await firstRow<Order>('orders'));
   const customer = order?.customer ?? (await firstRow<{ id: string; name: string }>('customers'));
   const tag = order?.tags[0] ?? (await firstRow<{ id: string; name: string }>('tags'));
@@ -136,9 +158,19 @@ ${lines.map((line) => `  ${line}`).join('\n')}
 Stop with Ctrl+C.`;
 }
 
-/** The first row of a list in its default order (newest first), or undefined when it is empty. */
-async function firstRow<T>(resource: string, filter?: string): Promise<T | undefined> {
-  const res = await fetch(`${base}/v1/${resource}?pageSize=1${filter ? `&${filter}` : ''}`);
+/**
+ * The first row of a list in its default order (newest first), or undefined when it is empty;
+ * `token` is the bearer token of the caller asking, when the list needs one.
+ */
+async function firstRow<T>(
+  resource: string,
+  token?: string,
+  filter?: string,
+): Promise<T | undefined> {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const res = await fetch(`${base}/v1/${resource}?pageSize=1${filter ? `&${filter}` : ''}`, {
+    headers,
+  });
   if (!res.ok) return undefined;
   const page = (await res.json()) as { items?: T[] };
   return page.items?.[0];

@@ -12,6 +12,11 @@ export const productSpec = fileURLToPath(new URL('../docs/examples/product.yaml'
 /** The shop example's specs (Customer, Order, OrderLine, Tag), generated together. */
 export const shopSpecs = fileURLToPath(new URL('../docs/examples/shop/', import.meta.url));
 
+/** The secure shop: the shop's entities per tenant, with roles, soft delete and PATCH. */
+export const shopSecureSpecs = fileURLToPath(
+  new URL('../docs/examples/shop-secure/', import.meta.url),
+);
+
 interface RunResult {
   changes: { type: string; path: string }[];
   failures: { type: string; path: string; error?: string; message?: string }[];

@@ -1,16 +1,19 @@
 // `npm run demo` itself: the seeded Product API on SQLite by default, with every spec scenario
 // over HTTP, DATABASE_URL plus SEED=0 honoured on PostgreSQL (and the demo's folder built and
-// started again by a second process), and DEMO=shop (the shop example, seeded) on MySQL.
+// started again by a second process), and DEMO=shop-secure (the secure shop, seeded under
+// SEED_TENANT, its tokens in the claims AUTH_* name) on MySQL. DEMO=shop runs on the three
+// databases in docs-examples.test.ts.
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { useDatabase } from '../support/services.js';
 import { startDemo } from './support/demo.js';
 import { run, type Served } from './support/processes.js';
 import { describeProductScenarios } from './support/product-scenarios.js';
+import { mintToken } from '../../scripts/demo-token.js';
 import { describeShopScenarios } from './support/shop-scenarios.js';
 import { replica } from './support/replicas.js';
 import { sendTo } from './support/round-robin.js';
-import { ensureRuntimeBuilt, plainEnv, scratchFolder } from './support/workspace.js';
+import { ensureRuntimeBuilt, plainEnv, repoRoot, scratchFolder } from './support/workspace.js';
 
 describe('npm run demo', function () {
   this.timeout(120_000);
@@ -56,29 +59,75 @@ describe('npm run demo', function () {
     });
   });
 
-  describe('DEMO=shop, on MySQL through DATABASE_URL', () => {
+  describe('DEMO=shop-secure, on MySQL through DATABASE_URL, without AUTH_JWT_SECRET', () => {
     const db = useDatabase('mysql');
     let scratch: ReturnType<typeof scratchFolder> | undefined;
     let demo: Served | undefined;
+    // The claims renamed as for Keycloak, and the seeds under a tenant of their own.
+    const settings = {
+      AUTH_ROLES_CLAIM: 'realm_access.roles',
+      AUTH_TENANT_CLAIM: 'org',
+      SEED_TENANT: 'Globex',
+    };
     before(async () => {
-      scratch = scratchFolder('demo-shop');
-      demo = await startDemo({ DEMO: 'shop', DEMO_DIR: scratch.path, DATABASE_URL: db.url });
+      scratch = scratchFolder('demo-shop-secure');
+      demo = await startDemo({
+        DEMO: 'shop-secure',
+        DEMO_DIR: scratch.path,
+        DATABASE_URL: db.url,
+        AUTH_JWT_SECRET: '',
+        ...settings,
+      });
     });
     after(async () => {
       await demo?.stop();
       scratch?.remove();
     });
+    /** A token the demo printed (`export ADMIN='...'`). */
+    const printed = (name: string) =>
+      new RegExp(`export ${name}='([^']+)'`).exec(demo!.output())?.[1] ?? '';
+    /** The secret the demo made for this run, as it printed it. */
+    const secret = () => /AUTH_JWT_SECRET='([^']+)'/.exec(demo!.output())?.[1] ?? '';
+    const get = async (path: string, token: string) => {
+      const res = await fetch(`${demo!.url}${path}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return { status: res.status, body: (await res.json()) as { totalItemCount?: number } };
+    };
 
-    it('serves the seeded shop: orders of seeded customers, with their tags, and the URLs to try', async () => {
-      expect(demo!.output()).to.contain('the shop API is up at');
-      const res = await fetch(`${demo!.url}/v1/orders?pageSize=1`);
-      const page = (await res.json()) as { totalItemCount: number; items: { customer: object }[] };
-      expect(page.totalItemCount).to.be.above(0);
-      expect(page.items[0]!.customer).to.have.property('name');
-      expect(Number((await db.knex('order_tags').count({ n: '*' }))[0]?.n)).to.be.above(0);
+    it('prints the secret it made and tokens that work: an admin of Globex sees the seeded orders, its clerk none, another tenant 404', async () => {
+      expect(demo!.output()).to.contain('the secure shop API is up at');
+      expect(demo!.output()).to.contain('AUTH_JWT_SECRET was not set');
+      expect(Buffer.byteLength(secret())).to.be.at.least(32);
+      expect((await fetch(`${demo!.url}/v1/orders`)).status).to.equal(401);
+      const all = await get('/v1/orders', printed('ADMIN'));
+      expect(all.body.totalItemCount).to.be.above(0);
+      expect((await get('/v1/orders', printed('CLERK'))).body.totalItemCount).to.equal(0);
+      expect((await get('/v1/customers', printed('OTHER'))).body.totalItemCount).to.equal(0);
+      const seeded = /\/v1\/customers\/([\w-]+) -H "authorization: Bearer \$OTHER"/.exec(
+        demo!.output(),
+      )?.[1];
+      expect((await get(`/v1/customers/${seeded}`, printed('ADMIN'))).status).to.equal(200);
+      expect((await get(`/v1/customers/${seeded}`, printed('OTHER'))).status).to.equal(404);
     });
 
-    describeShopScenarios(() => demo!.url);
+    it('refuses to start with an AUTH_JWT_SECRET shorter than 32 bytes, naming it', async () => {
+      const failed = await run('npm', ['run', 'demo'], {
+        cwd: repoRoot,
+        env: plainEnv({ DEMO: 'shop-secure', DEMO_DIR: scratch!.path, AUTH_JWT_SECRET: 'short' }),
+      }).then(
+        () => '',
+        (error: unknown) => String(error),
+      );
+      expect(failed).to.contain('AUTH_JWT_SECRET has 5 bytes; HS256 needs at least 32');
+    });
+
+    describeShopScenarios(() => demo!.url, {
+      softDelete: true,
+      headers: () => ({
+        authorization: `Bearer ${mintToken(secret(), { user: 'ada', roles: ['admin'], tenant: 'Globex' }, settings)}`,
+      }),
+    });
   });
 
   describe('with DATABASE_URL on PostgreSQL and SEED=0', () => {

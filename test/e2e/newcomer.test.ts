@@ -1,17 +1,22 @@
 // The newcomer's path, end to end, on SQLite, PostgreSQL and MySQL: a new app, an entity from plop
-// bypass arguments, the Product entity from a spec file and the shop example (four related
-// entities from a folder, in one run), migrate, seed, the app's own tests, tsc, lint, then the
-// server answering the spec's Product scenarios and the shop's over HTTP.
+// bypass arguments, the Product entity from a spec file and the secure shop example (four related
+// entities per tenant, with roles, soft delete and PATCH, from a folder in one run), migrate, seed,
+// the app's own tests, tsc, lint, then the server answering the spec's Product scenarios, the
+// shop's (as an admin) and the secure shop's over HTTP. The plain shop runs as DEMO=shop on the
+// three databases in docs-examples.test.ts.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { productSpec, shopSpecs } from '../../scripts/generate.js';
+import { randomBytes } from 'node:crypto';
+import { mintToken } from '../../scripts/demo-token.js';
+import { productSpec, shopSecureSpecs } from '../../scripts/generate.js';
 import { sampleValue, scrape } from '../support/prometheus-text.js';
 import { allDialects, useDatabase } from '../support/services.js';
 import { freePort, run, serve, type Served } from './support/processes.js';
 import { describeProductScenarios } from './support/product-scenarios.js';
+import { describeSecureShopScenarios } from './support/secure-shop-scenarios.js';
 import { describeShopScenarios } from './support/shop-scenarios.js';
 import {
   appEnv,
@@ -42,18 +47,25 @@ const generatedRoutes = [
   'get /v1/customers',
   'post /v1/customers',
   'get /v1/customers/{id}',
+  'put /v1/customers/{id}',
+  'patch /v1/customers/{id}',
   'delete /v1/customers/{id}',
+  'post /v1/customers/{id}/restore',
   'get /v1/customers/{id}/orders',
   'get /v1/orders',
   'post /v1/orders',
   'get /v1/orders/{id}',
+  'put /v1/orders/{id}',
+  'patch /v1/orders/{id}',
   'delete /v1/orders/{id}',
+  'post /v1/orders/{id}/restore',
   'post /v1/orders/{id}/place',
   'get /v1/orders/{id}/lines',
   'get /v1/order-lines',
   'post /v1/order-lines',
   'get /v1/order-lines/{id}',
   'delete /v1/order-lines/{id}',
+  'post /v1/order-lines/{id}/restore',
   'get /v1/tags',
   'post /v1/tags',
   'get /v1/tags/{id}',
@@ -78,6 +90,12 @@ const generatedRoutes = [
 ];
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+// The secure shop's tenant entities need token verification: the server gets this secret, and the
+// scenarios sign their callers' tokens with it.
+const secret = randomBytes(32).toString('base64url');
+const shopAdmin = () => ({
+  authorization: `Bearer ${mintToken(secret, { user: 'ada', roles: ['admin'], tenant: 'ACME' }, {})}`,
+});
 const bin = (path: string) => join(repoRoot, 'node_modules', path);
 
 for (const dialect of allDialects) {
@@ -96,7 +114,7 @@ for (const dialect of allDialects) {
         try {
           return await serve(node, ['--import', 'tsx', 'src/server.ts'], {
             cwd: app,
-            env: { ...env(), PORT: String(port), METRICS_PORT: '0' },
+            env: { ...env(), PORT: String(port), METRICS_PORT: '0', AUTH_JWT_SECRET: secret },
             port,
             probePath: '/v1/products',
           });
@@ -135,8 +153,8 @@ for (const dialect of allDialects) {
       expect(readdirSync(join(app, 'src/slices'))).to.include('contacts');
     });
 
-    it('adds the shop example: every spec of its folder in one run, in dependency order', async () => {
-      await run(node, [bin('plop/bin/plop.js'), 'entity', '--', '--spec', shopSpecs], {
+    it('adds the secure shop example: every spec of its folder in one run, in dependency order', async () => {
+      await run(node, [bin('plop/bin/plop.js'), 'entity', '--', '--spec', shopSecureSpecs], {
         cwd: app,
         env: plainEnv(),
       });
@@ -349,6 +367,7 @@ for (const dialect of allDialects) {
           env: {
             ...plainEnv(),
             DATABASE_URL: db.url,
+            AUTH_JWT_SECRET: secret,
             PORT: String(port),
             METRICS_PORT: String(metricsPort),
             LOG_LEVEL: 'warn',
@@ -382,10 +401,20 @@ for (const dialect of allDialects) {
       if (!server) throw new Error('the server did not start');
       return server.url;
     });
-    describeShopScenarios(() => {
-      if (!server) throw new Error('the server did not start');
-      return server.url;
-    });
+    describeShopScenarios(
+      () => {
+        if (!server) throw new Error('the server did not start');
+        return server.url;
+      },
+      { headers: shopAdmin, softDelete: true },
+    );
+    describeSecureShopScenarios(
+      () => {
+        if (!server) throw new Error('the server did not start');
+        return server.url;
+      },
+      () => secret,
+    );
   });
 }
 

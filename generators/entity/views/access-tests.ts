@@ -18,6 +18,11 @@ export interface AccessTest {
   roles: string[];
   /** The status a caller who may call it gets on a collection route. */
   allowedStatus?: number;
+  /**
+   * A create naming rows of an owned entity (the seeded ones, of no caller): per role, the answers
+   * letting it through, 422 for a role that does not bypass that entity's ownership.
+   */
+  letThrough?: Record<string, number[]>;
 }
 
 /** The access view of `<folder>.test.ts`; `methods` carry the bodies the method tests send. */
@@ -63,6 +68,7 @@ export function accessTestsView(
     title: `POST ${apiPath}`,
     httpMethod: 'post',
     requiresKey: requiresKey.create,
+    ...createLetThrough(model, rolesOf('create') ?? []),
   });
   for (const m of methods) {
     add({
@@ -108,5 +114,30 @@ export function accessTestsView(
       base.isTenant ||
       base.ownerBypass.length > 0 ||
       everyRole.length > 0,
+  };
+}
+
+/**
+ * What a holder of each role allowed to create gets from a create whose body names seeded rows of
+ * an owned entity: those rows are no caller's, so only a role bypassing its ownership sees them
+ * (201 or 409), any other gets 422 as for a missing row. Nothing when the body names no owned row.
+ */
+function createLetThrough(
+  model: EntityModel,
+  roles: readonly string[],
+): { letThrough?: Record<string, number[]> } {
+  const createNames = new Set(model.create.map((p) => p.name.camel));
+  const owned = [...(model.relations?.references ?? []), ...(model.relations?.links ?? [])].filter(
+    (r) => createNames.has(r.field.name.camel) && r.target.owned,
+  );
+  if (owned.length === 0) return {};
+  const callers = roles.length > 0 ? roles : ['no-such-role'];
+  return {
+    letThrough: Object.fromEntries(
+      callers.map((role) => [
+        role,
+        owned.every((r) => r.target.ownerBypass.includes(role)) ? [201, 409] : [201, 409, 422],
+      ]),
+    ),
   };
 }

@@ -55,6 +55,8 @@ export function relationTestsView(
         targetWords: target.name.words,
         aTarget: `${/^[aeiou]/.test(target.name.words) ? 'an' : 'a'} ${target.name.words}`,
         owned: target.owned,
+        // Roles that see every row of the owned target: the caller who cannot see it holds none.
+        targetBypass: target.ownerBypass,
         targetTenant: target.tenant,
         // A soft-deleting target: a reference to its deleted row is 422; setNull keeps the id.
         targetSoft: target.softDelete,

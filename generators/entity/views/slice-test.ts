@@ -164,6 +164,7 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
       hasExpected: Object.keys(expected).length > 0,
       // Column values its preconditions allow, written before calling it (rule-tests.ts).
       allowed: arrangeState(model, m.when),
+      ownerMayCall: ownerMayCall(model, m.name.pascal),
     };
   });
   const createExpected = Object.fromEntries(
@@ -195,6 +196,7 @@ export function sliceTestView(model: EntityModel, base: SliceBase) {
     ...base,
     ...relationTests,
     methods,
+    ownerMayDelete: ownerMayCall(model, 'delete'),
     ...access,
     ...patchTestsView(model, createExpected, samples[1]!, caseVariant),
     ...softDeleteTestsView(
@@ -257,4 +259,14 @@ function caseVariantBody(
     return { field: f.name.camel, body: { ...second, [f.name.camel]: variant } };
   }
   return undefined;
+}
+
+/**
+ * Whether a caller holding the roles that do not bypass ownership may call `operation`: the
+ * ownership test checks its 404 for another caller's row only then (otherwise the role check
+ * answers 403 first).
+ */
+function ownerMayCall(model: EntityModel, operation: string): boolean {
+  const rule = model.access?.[operation];
+  return !Array.isArray(rule) || rule.some((role) => !model.ownerBypass.includes(role));
 }

@@ -14,7 +14,7 @@ export async function startDemo(env: NodeJS.ProcessEnv): Promise<Served> {
     // Nor an admin (built at each start) unless the test asks for it.
     env: plainEnv({ METRICS_PORT: '0', ADMIN_ENABLED: 'false', ...env, PORT: String(port) }),
     port,
-    probePath: env.DEMO === 'shop' ? '/v1/customers' : '/v1/products',
+    probePath: env.DEMO?.startsWith('shop') ? '/v1/customers' : '/v1/products',
   });
   // The demo prints its banner once it has seen the server answer, a moment after we did.
   for (let i = 0; i < 100 && !demo.output().includes('Stop with Ctrl+C'); i++) {

@@ -1,15 +1,25 @@
 // The shop example's scenarios over HTTP, against a running server (the shop demo, or an app
-// generated from docs/examples/shop/): the DTOs the issue describes, references kept whole,
-// relations queried by dotted paths, the nested routes, the Place action.
+// generated from docs/examples/shop/ or docs/examples/shop-secure/): the DTOs the issue describes,
+// references kept whole, relations queried by dotted paths, the nested routes, the Place action.
+// The secure shop is called as an admin of one tenant (`headers`), and its DTOs show soft deletes.
 import { expect } from 'chai';
 
 type Json = Record<string, unknown>;
 
-export function describeShopScenarios(baseUrl: () => string): void {
+/** How the shop is called: the headers every request carries, and whether rows soft-delete. */
+export interface ShopCaller {
+  headers?: () => Record<string, string>;
+  softDelete?: boolean;
+}
+
+export function describeShopScenarios(baseUrl: () => string, caller: ShopCaller = {}): void {
   const call = async (method: string, path: string, body?: object) => {
     const res = await fetch(`${baseUrl()}${path}`, {
       method,
-      headers: body ? { 'content-type': 'application/json' } : {},
+      headers: {
+        ...caller.headers?.(),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
     const text = await res.text();
@@ -62,6 +72,7 @@ export function describeShopScenarios(baseUrl: () => string): void {
           'createdOn',
           'updatedBy',
           'updatedOn',
+          ...(caller.softDelete ? ['deletedOn', 'deletedBy'] : []),
         ].sort(),
       );
       expect(body).to.deep.include({

@@ -1,0 +1,182 @@
+// What the row scope costs: list and get of an entity with `tenant: true` and `softDelete: true`
+// (every query confined to the caller's tenant and to live rows, after the role check) against
+// the same routes of an entity without them, in one generated app, over HTTP, side by side.
+// Two phases: first both tables hold the same BENCH_ROWS rows, all of the caller's tenant and
+// live (what the scope itself costs); then the scoped table also gets as many rows of another
+// tenant and a tenth as many deleted ones (what reading past them costs: the list's exact count
+// reads them). Both sides send the same bearer token. Prints the median ratio per route, phase
+// and database, then one JSON line.
+//
+//   npm run bench:scope             BENCH_ROWS=20000 BENCH_ROUNDS=15 BENCH_REQUESTS=200
+//   BENCH_DATABASES=pg npm run bench:scope
+import { randomUUID } from 'node:crypto';
+import { rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Knex } from 'knex';
+import { addEntity, generateApp } from '../scripts/generate.js';
+import { mintToken } from '../scripts/demo-token.js';
+import { freshDatabase, protocolOf, root, startServer, withKnex, type Db } from './http-apps.js';
+import { loadPair } from './paired.js';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const CONCURRENCY = 4;
+const DATABASES = (process.env.BENCH_DATABASES ?? 'pg,mysql').split(',') as Db[];
+const SECRET = 'bench-scope-secret-of-at-least-32-bytes';
+
+const fields = `fields:
+  email: { type: string, required: true, unique: true, maxLength: 200 }
+  name: { type: string, required: true, maxLength: 100 }
+`;
+const plainSpec = `entity: Client\n${fields}`;
+const scopedSpec = `entity: Account\ntenant: true\nsoftDelete: true\n${fields}access:\n  list: authenticated\n  get: authenticated\n`;
+
+async function generate(dir: string, db: Db): Promise<void> {
+  rmSync(dir, { recursive: true, force: true });
+  await generateApp({ directory: dir, name: 'bench-scope', database: protocolOf[db] });
+  mkdirSync(join(dir, 'specs'), { recursive: true });
+  writeFileSync(join(dir, 'specs/client.yaml'), plainSpec);
+  writeFileSync(join(dir, 'specs/account.yaml'), scopedSpec);
+  await addEntity(dir, join(dir, 'specs'));
+}
+
+/** `count` rows, a second apart from 2024 on, with `extra` columns. */
+function rows(count: number, extra: Record<string, unknown> = {}) {
+  const start = Date.UTC(2024, 0, 1);
+  return Array.from({ length: count }, (_, n) => ({
+    id: randomUUID(),
+    email: `user${n}-${randomUUID().slice(0, 8)}@bench.test`,
+    name: `User ${(n * 7919) % 100_003}`,
+    created_by: 'bench',
+    created_on: new Date(start + n * 1000),
+    updated_by: 'bench',
+    updated_on: new Date(start + n * 1000),
+    ...extra,
+  }));
+}
+
+const analyze = (knex: Knex, db: Db) =>
+  knex.raw(db === 'pg' ? 'ANALYZE' : 'ANALYZE TABLE clients, accounts');
+
+/** Fills both tables with the same rows, the scoped ones of ACME; ids of rows to get from each. */
+async function seed(knex: Knex, db: Db): Promise<{ plain: string[]; scoped: string[] }> {
+  const plain = rows(ROWS);
+  const scoped = plain.map((row) => ({ ...row, id: randomUUID(), tenant_id: 'ACME' }));
+  await knex.batchInsert('clients', plain, 1000);
+  await knex.batchInsert('accounts', scoped, 1000);
+  await analyze(knex, db);
+  const pick = (list: { id: string }[]) => list.slice(0, 100).map((r) => r.id);
+  return { plain: pick(plain), scoped: pick(scoped) };
+}
+
+/** Adds the rows the caller must not see: another tenant's, and deleted ones of its own. */
+async function seedHidden(knex: Knex, db: Db): Promise<void> {
+  const others = rows(ROWS, { tenant_id: 'GLOBEX' });
+  const deleted = rows(Math.floor(ROWS / 10), {
+    tenant_id: 'ACME',
+    deleted_on: new Date(),
+    deleted_by: 'bench',
+    deletion_id: randomUUID(),
+  }).map((row, n) => ({ ...row, created_on: new Date(Date.UTC(2024, 0, 1) + n * 10_000) }));
+  await knex.batchInsert('accounts', [...others, ...deleted], 1000);
+  await analyze(knex, db);
+}
+
+/** `REQUESTS` requests from `CONCURRENCY` callers; the elapsed ms. */
+async function load(paths: () => string, headers: Record<string, string>): Promise<number> {
+  let left = REQUESTS;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (left-- > 0) {
+        const res = await fetch(paths(), { headers });
+        if (res.status !== 200) throw new Error(`${res.url}: ${res.status}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  return performance.now() - started;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+const results: Record<string, Record<string, { list: number; get: number }>> = {};
+console.log(
+  `load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`,
+);
+for (const db of DATABASES) {
+  const dir = join(root, '.work', `bench-scope-${db}-${process.pid}`);
+  await generate(dir, db);
+  const url = await freshDatabase(db, 'slicekit_bench_scope');
+  const server = await startServer(
+    `scope app (${db})`,
+    dir,
+    ['--import', 'tsx', 'src/server.ts'],
+    {
+      NODE_OPTIONS: '--conditions=slicekit-source',
+      DATABASE_URL: url,
+      AUTH_JWT_SECRET: SECRET,
+      ADMIN_ENABLED: 'false',
+      LOG_LEVEL: 'silent',
+    },
+    '/v1/clients',
+  );
+  try {
+    const ids = await withKnex(db, url, (knex) => seed(knex, db));
+    const headers = {
+      authorization: `Bearer ${mintToken(SECRET, { user: 'bench', roles: [], tenant: 'ACME' }, {})}`,
+    };
+    let turn = 0;
+    const one = (list: string[]) => list[turn++ % list.length];
+    const routes = {
+      list: (resource: string) => () => `${server.url}/v1/${resource}?pageSize=20`,
+      get: (resource: string, list: string[]) => () => `${server.url}/v1/${resource}/${one(list)}`,
+    };
+    const measure = async (phase: string) => {
+      // Warm both sides up (JIT, pools, plans) before measuring.
+      await load(routes.list('clients'), headers);
+      await load(routes.list('accounts'), headers);
+      const ratios = { list: [] as number[], get: [] as number[] };
+      for (let round = 0; round < ROUNDS; round++) {
+        const list = await loadPair(
+          round,
+          () => load(routes.list('clients'), headers),
+          () => load(routes.list('accounts'), headers),
+        );
+        ratios.list.push(list.guarded / list.plain);
+        const get = await loadPair(
+          round,
+          () => load(routes.get('clients', ids.plain), headers),
+          () => load(routes.get('accounts', ids.scoped), headers),
+        );
+        ratios.get.push(get.guarded / get.plain);
+      }
+      const result = { list: median(ratios.list), get: median(ratios.get) };
+      (results[db] ??= {})[phase] = result;
+      console.log(
+        `${db} ${phase}: scoped / unscoped, median of ${ROUNDS} rounds of ${REQUESTS} requests: ` +
+          `list ${result.list.toFixed(3)}, get ${result.get.toFixed(3)}`,
+      );
+    };
+    await measure('same rows');
+    await withKnex(db, url, (knex) => seedHidden(knex, db));
+    await measure('plus hidden rows');
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+console.log(
+  `load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`,
+);
+console.log(JSON.stringify({ bench: 'scope', rows: ROWS, rounds: ROUNDS, ratios: results }));
