@@ -4,7 +4,7 @@
 // Pages only (no count), one owner's rows, at several depths. Prints one line per database and
 // depth, and a last JSON line of ratios (`<db>_<rows skipped>_offset_vs_deferred`, ...).
 //
-//   BENCH_ROWS=200000 BENCH_DATABASES=mysql,postgres,sqlite npx tsx bench/list-deep.ts
+//   BENCH_ROWS=200000 BENCH_DATABASES=mysql,postgres,sqlite npm run bench:list-deep
 //   BENCH_DEPTHS=1000,5000 the rows skipped (default 1,000, a quarter and half the owner's rows).
 //   BENCH_DEEP_DB names the database (default slicekit_bench_deep: a table of its own size, apart
 //   from `npm run bench:list`'s).
