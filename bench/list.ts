@@ -28,7 +28,8 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 15);
 const DATABASES = (process.env.BENCH_DATABASES ?? 'postgres,mysql,sqlite').split(',') as Dialect[];
 const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
-const DB_NAME = 'slicekit_bench_list';
+// BENCH_DB names the database (PostgreSQL, MySQL) the tables are kept in, for a run of its own size.
+const DB_NAME = process.env.BENCH_DB ?? 'slicekit_bench_list';
 // BENCH_LIMITS=0 leaves out the engine-against-the-limit shapes (bench/list-limits.ts).
 const LIMITS = process.env.BENCH_LIMITS !== '0';
 const limitRows: {

@@ -1,30 +1,17 @@
 // Builds the page query and the count query of a list query on Knex: selects, joins, filters,
 // search, scope, order and paging. No database is touched, so `toSQL()` shows the result.
 import type { Knex } from 'knex';
-import {
-  asListCaller,
-  collectionFrom,
-  quoteTable,
-  visibleCondition,
-  type ListCaller,
-} from './collections.js';
+import { asListCaller, collectionFrom, visibleCondition, type ListCaller } from './collections.js';
 import { filterFragment, type Fragment } from './conditions.js';
 import { dialectFor, type ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { Member, RelationMember } from './members.js';
-import {
-  expressionOf,
-  orderByTerms,
-  orderKeys,
-  reversed,
-  seekCondition,
-  type OrderKey,
-} from './order.js';
+import { expressionOf, orderByTerms, orderKeys, reversed, seekCondition } from './order.js';
 import { groupConditions } from './parse-groups.js';
 import type { QueryTarget } from './paths.js';
 import type { ListResource } from './resource.js';
 import { searchFragment, searchedRelations, type ColumnNamer } from './search.js';
 import { selectedMembers } from './select.js';
-import { relationKey, relationPresentKey } from './to-dto.js';
+import { deferredPage, innerJoined, join, namer, selections } from './page-sql.js';
 import type { FilterOperation, ListFilter, ListFilterGroup, ListQuery } from './types.js';
 
 /** Options shared by `buildListQueries` and `runListQuery`. */
@@ -39,6 +26,12 @@ export interface ListQueryBuildOptions {
   caller?: ListCaller;
   /** The caller's principal alone (no roles, no tenant), when `caller` is not given. @default '' */
   principal?: string;
+  /**
+   * From this offset on (rows skipped), a page by number finds its ids first and then reads only
+   * those rows (a deferred join). @default the database's: 1,000 on MySQL/MariaDB, never on
+   * PostgreSQL and SQLite (docs/list-query.md, Performance)
+   */
+  deferredJoinFrom?: number;
 }
 
 export interface ListQueries {
@@ -50,78 +43,6 @@ export interface ListQueries {
   /** `SELECT COUNT(*) AS total` over the same conditions. */
   count: Knex.QueryBuilder;
   dialect: SqlDialect;
-}
-
-function namer(d: SqlDialect, table: string): ColumnNamer {
-  const base = quoteTable(d, table);
-  return {
-    base: (column) => `${base}.${d.quote(column)}`,
-    of: (alias, column) => `${d.quote(alias)}.${d.quote(column)}`,
-  };
-}
-
-/**
- * The page query's columns: those of the members the items show, then what paging needs that
- * they may leave out (the id and the order's keys, for cursors). A computed member may read any
- * column of its row, so showing one reads every column of the base table.
- */
-function selections(
-  d: SqlDialect,
-  resource: ListResource<unknown>,
-  shown: readonly Member[],
-  keys: readonly OrderKey[],
-  names: ColumnNamer,
-): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  const add = (key: string, sql: string) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push(sql);
-  };
-  const baseColumn = (column: string) => add(column, names.base(column));
-  for (const m of shown) {
-    if (m.kind === 'scalar' || m.kind === 'json' || m.kind === 'bytes') baseColumn(m.column);
-    if (m.kind === 'collection') baseColumn(m.localColumn);
-    if (m.kind === 'relation') {
-      const present = relationPresentKey(m.property);
-      add(present, `${names.of(m.alias, m.foreignColumn)} AS ${d.quote(present)}`);
-      for (const s of m.members) {
-        const key = relationKey(m.property, s.property);
-        add(key, `${names.of(m.alias, s.source)} AS ${d.quote(key)}`);
-      }
-    }
-  }
-  if (shown.some((m) => m.kind === 'computed' && m.value)) {
-    for (const m of resource.members) {
-      if (m.kind === 'scalar' || m.kind === 'json' || m.kind === 'bytes') baseColumn(m.column);
-    }
-  }
-  baseColumn(resource.idMember.column);
-  for (const key of keys) {
-    if (key.expr === names.base(key.rowKey)) baseColumn(key.rowKey);
-    else add(key.rowKey, `${key.expr} AS ${d.quote(key.rowKey)}`);
-  }
-  return out;
-}
-
-/** LEFT JOIN of a relation; for a tenant or owned table, only a related row in the caller's scope. */
-function join(
-  qb: Knex.QueryBuilder,
-  d: SqlDialect,
-  m: RelationMember,
-  names: ColumnNamer,
-  caller: ListCaller,
-): void {
-  const scoped = visibleCondition(d, m, m.alias, caller);
-  // Every row has its related row when the schema says so: an inner join, free to go either way.
-  const kind = m.nullable || scoped ? 'LEFT JOIN' : 'INNER JOIN';
-  qb.joinRaw(
-    `${kind} ${quoteTable(d, m.table)} ${d.quote(m.alias)} ON ` +
-      `${names.of(m.alias, m.foreignColumn)} = ${names.base(m.localColumn)}` +
-      (scoped ? ` AND ${scoped.sql}` : ''),
-    (scoped?.bindings ?? []) as Knex.Value[],
-  );
 }
 
 /** The operations a null value matches (docs/list-query.md, Filters). */
@@ -222,16 +143,29 @@ export function buildListQueries(
   const keys = orderKeys(resource, query, names);
   const shown = selectedMembers(resource.members, query.select);
   const shownNames = new Set(shown.map((m) => m.property));
-  const ordered = query.orderBy ? relationsOf([resource.target(query.orderBy)!]) : new Set();
-  const where = (qb: Knex.QueryBuilder, forCount: boolean) => {
+  const ordered: Set<RelationMember> = query.orderBy
+    ? relationsOf([resource.target(query.orderBy)!])
+    : new Set();
+  const shownOrOrdered = (m: RelationMember) => shownNames.has(m.property) || ordered.has(m);
+  // The relations each query joins: the count those its conditions (and the search) read; the
+  // page those and the ones it shows or orders by; a deferred page's ids those of the count,
+  // those it orders by and the inner joins it shows (an inner join may keep rows out), its rows
+  // those it shows or orders by.
+  const joins = {
+    count: () => false,
+    page: shownOrOrdered,
+    ids: (m: RelationMember) =>
+      ordered.has(m) || (shownNames.has(m.property) && innerJoined(d, m, caller)),
+  };
+  const joinRelations = (qb: Knex.QueryBuilder, also: (m: RelationMember) => boolean) => {
     for (const m of resource.members) {
       if (m.kind !== 'relation') continue;
-      const needed =
-        filtered.has(m) ||
-        searched(m) ||
-        (!forCount && (shownNames.has(m.property) || ordered.has(m)));
+      const needed = filtered.has(m) || searched(m) || also(m);
       if (needed) join(qb, d, m, names, caller);
     }
+  };
+  const where = (qb: Knex.QueryBuilder, also: (m: RelationMember) => boolean) => {
+    joinRelations(qb, also);
     // Called on the builder itself so a scope may add its own join; it must only add ANDed terms.
     options.scope?.(qb);
     for (const { sql, bindings } of conditions) qb.whereRaw(sql, bindings as Knex.RawBinding[]);
@@ -244,23 +178,40 @@ export function buildListQueries(
     }
   };
 
-  const page = knex.from(resource.table);
-  page.select(selections(d, resource, shown, keys, names).map((s) => knex.raw(s)));
-  where(page, false);
   const cursor = query.cursor;
   const order = cursor?.direction === 'previous' ? reversed(keys) : keys;
-  if (cursor) {
-    const seek = seekCondition(d, order, cursor.values);
-    page.whereRaw(seek.sql, seek.bindings as Knex.RawBinding[]);
-  }
-  page.orderByRaw(orderByTerms(d, order).join(', '));
-  page.limit(query.pageSize + (options.extraRows ?? 0));
+  const orderBy = orderByTerms(d, order).join(', ');
+  const columns = selections(d, resource, shown, keys, names);
+  const limit = query.pageSize + (options.extraRows ?? 0);
   const offset = cursor ? 0 : (query.pageNumber - 1) * query.pageSize;
-  if (offset > 0) page.offset(offset);
+  const deferFrom = options.deferredJoinFrom ?? d.deferredJoinFrom;
+  let page: Knex.QueryBuilder;
+  if (offset > 0 && deferFrom !== undefined && offset >= deferFrom) {
+    page = deferredPage({
+      ...{ knex, d, resource, names, columns, orderBy, limit, offset },
+      narrow: (qb) => where(qb, joins.ids),
+      joinShown: (qb) => {
+        for (const m of resource.members) {
+          if (m.kind === 'relation' && shownOrOrdered(m)) join(qb, d, m, names, caller);
+        }
+      },
+    });
+  } else {
+    page = knex.from(resource.table);
+    page.select(columns.map((s) => knex.raw(s)));
+    where(page, joins.page);
+    if (cursor) {
+      const seek = seekCondition(d, order, cursor.values);
+      page.whereRaw(seek.sql, seek.bindings as Knex.RawBinding[]);
+    }
+    page.orderByRaw(orderBy);
+    page.limit(limit);
+    if (offset > 0) page.offset(offset);
+  }
 
   const count = knex.from(resource.table);
   count.select(knex.raw('COUNT(*) AS total'));
-  where(count, true);
+  where(count, joins.count);
   return { page, count, dialect: d };
 }
 

@@ -73,6 +73,9 @@ export function listHandler<Dto>(
         ...(count ? { count } : {}),
         ...(exactCountMax !== undefined ? { exactCountMax } : {}),
         ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
+        ...(options.deferredJoinFrom !== undefined
+          ? { deferredJoinFrom: options.deferredJoinFrom }
+          : {}),
         ...(scope ? { scope: (qb) => scope(qb, req) } : {}),
         ...(options.caller ? { caller: options.caller(req) } : {}),
         ...(options.principal ? { principal: options.principal(req) } : {}),

@@ -42,6 +42,11 @@ export interface JsonMember {
   readonly members: readonly SubMember[];
   /** For an array of scalars: the elements' type. */
   readonly elementType?: ScalarType | 'opaque';
+  /**
+   * Under `select=meta.label`: the document (or each object element) is cut down to the keys of
+   * `members` before it is answered. @default false: the document as stored
+   */
+  readonly picked?: boolean;
 }
 
 /** A many-to-one relation: a LEFT JOIN on another table, one object per row. */

@@ -1,6 +1,7 @@
 // Field selection: `select=id,name,customer.name` keeps only those DTO members in each item (a
-// dotted path keeps one member of a nested object or of a collection's object elements), and the
-// page query reads only their columns and joins only the relations it needs.
+// dotted path keeps one member of a nested object, of a collection's object elements or of a JSON
+// object member, or of its object elements), and the page query reads only their columns and
+// joins only the relations it needs.
 import { invalidListQuery } from './errors.js';
 import type { Member } from './members.js';
 import { fieldKey, shown } from './names.js';
@@ -9,12 +10,29 @@ import type { ListResource } from './resource.js';
 /** Most names one `select` may list. */
 export const MAX_SELECTED = 100;
 
-type WithMembers = Extract<Member, { kind: 'relation' | 'collection' }>;
+type WithMembers = Extract<Member, { kind: 'relation' | 'collection' | 'json' }>;
 
+/** A member whose objects have named members: a relation, a collection or a JSON object. */
 const hasSubMembers = (m: Member): m is WithMembers =>
-  (m.kind === 'relation' || m.kind === 'collection') && m.members.length > 0;
+  (m.kind === 'relation' || m.kind === 'collection' || m.kind === 'json') && m.members.length > 0;
 
-/** Every name `select` accepts: each member, and each sub-member of a relation or collection. */
+/** Why a member has no members to select, for the 400. */
+function whole(member: Member): string {
+  if (member.kind === 'json' && member.shape === 'dictionary') {
+    return `${member.property} is a JSON dictionary, whose keys are not fixed`;
+  }
+  if (member.kind === 'json' && member.shape === 'array') {
+    return `${member.property} is a JSON array of values, not of objects`;
+  }
+  if (member.kind === 'collection') return `${member.property} is a collection of values`;
+  if (member.kind === 'json') return `${member.property} is a JSON value without named members`;
+  return `${member.property} is a single value`;
+}
+
+/**
+ * Every name `select` accepts: each member, and each sub-member of a relation, a collection or a
+ * JSON object.
+ */
 export function selectableFields(resource: ListResource<unknown>): string[] {
   return resource.members.flatMap((m) => [
     m.property,
@@ -41,6 +59,12 @@ function selectedPath(resource: ListResource<unknown>, name: string): string {
   const sub = hasSubMembers(member)
     ? member.members.find((s) => fieldKey(s.property) === key)
     : undefined;
+  if (!hasSubMembers(member)) {
+    throw refuse(
+      `"${shown(name)}": ${whole(member)}, so it has no members to select; select ` +
+        `${member.property} whole or one of ${selectableFields(resource).join(', ')}`,
+    );
+  }
   if (!sub) {
     throw refuse(
       `"${shown(name)}" names no member of ${member.property}'s objects; select ${member.property} ` +
@@ -81,8 +105,9 @@ export function parseSelect(
 }
 
 /**
- * The members an item carries under `select`: whole members, and relations or collections cut
- * down to their selected sub-members; every member without a selection.
+ * The members an item carries under `select`: whole members, and relations, collections and JSON
+ * objects cut down to their selected sub-members (a JSON member then marked `picked`); every
+ * member without a selection.
  */
 export function selectedMembers(
   members: readonly Member[],
@@ -99,6 +124,7 @@ export function selectedMembers(
     if (whole.has(m.property)) return [m];
     const chosen = subs.get(m.property);
     if (!chosen || !hasSubMembers(m)) return [];
-    return [{ ...m, members: m.members.filter((s) => chosen.has(s.property)) } as Member];
+    const members = m.members.filter((s) => chosen.has(s.property));
+    return [(m.kind === 'json' ? { ...m, members, picked: true } : { ...m, members }) as Member];
   });
 }

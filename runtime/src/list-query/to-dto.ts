@@ -23,6 +23,24 @@ function subObject(members: readonly SubMember[], read: (m: SubMember) => unknow
   return out;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A JSON document cut down to the keys of `members` (`select=meta.label`), or each object element
+ * of an array; values stay as stored, a key the document lacks stays absent, and anything else
+ * (null, a scalar, a non-object element) is answered as stored.
+ */
+function picked(value: unknown, members: readonly SubMember[]): unknown {
+  const cut = (doc: unknown) => {
+    if (!isObject(doc)) return doc;
+    const out: Record<string, unknown> = {};
+    for (const m of members) if (Object.hasOwn(doc, m.source)) out[m.property] = doc[m.source];
+    return out;
+  };
+  return Array.isArray(value) ? value.map(cut) : cut(value);
+}
+
 /** Maps one row to the DTO, member by member. */
 export function rowToDto(members: readonly Member[], row: Record<string, unknown>): unknown {
   const dto: Record<string, unknown> = {};
@@ -36,9 +54,11 @@ export function rowToDto(members: readonly Member[], row: Record<string, unknown
         dto[member.property] = Buffer.isBuffer(value) ? value.toString('base64') : (value ?? null);
         break;
       }
-      case 'json':
-        dto[member.property] = readJson(row[member.column]);
+      case 'json': {
+        const value = readJson(row[member.column]);
+        dto[member.property] = member.picked ? picked(value, member.members) : value;
         break;
+      }
       case 'relation': {
         const present = row[relationPresentKey(member.property)];
         dto[member.property] =

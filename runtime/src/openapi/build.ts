@@ -6,6 +6,7 @@ import {
   PROBLEM_SCHEMA,
   pagedResponseSchema,
   problemDetailsSchema,
+  selectionSchema,
   problemResponse,
   toOpenApiSchema,
 } from './components.js';
@@ -197,8 +198,13 @@ export function buildOpenApiDocument(
           },
         ];
       }
-      if (description.kind === 'list')
-        schemas[`${dtoName}PagedResponse`] = pagedResponseSchema(dtoRef(dtoName));
+      if (description.kind === 'list') {
+        schemas[`${dtoName}Selection`] = selectionSchema(schemas[dtoName]);
+        schemas[`${dtoName}PagedResponse`] = pagedResponseSchema(
+          dtoRef(dtoName),
+          dtoRef(`${dtoName}Selection`),
+        );
+      }
       if (op.requestName && description.request) {
         if (schemas[op.requestName])
           problems.push(`request schema ${op.requestName} is defined twice`);

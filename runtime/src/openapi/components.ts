@@ -26,12 +26,49 @@ export const problemDetailsSchema: JsonSchemaObject = {
   additionalProperties: true,
 };
 
-/** The `PagedResponse<Dto>` of a list route, matching the list-query engine's output. */
-export function pagedResponseSchema(dtoRef: string): JsonSchemaObject {
+/**
+ * `<Dto>Selection`: an item of a list page read with `select`, which carries only the members named
+ * (and of a nested object or an object element only the members named): the DTO's schema with
+ * nothing required, at any depth.
+ */
+export function selectionSchema(dto: unknown): unknown {
+  const optional = (schema: unknown): unknown => {
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+    const out: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
+    delete out.required;
+    if (typeof out.properties === 'object' && out.properties !== null) {
+      out.properties = Object.fromEntries(
+        Object.entries(out.properties).map(([name, member]) => [name, optional(member)]),
+      );
+    }
+    if (out.items !== undefined) out.items = optional(out.items);
+    for (const key of ['anyOf', 'oneOf'] as const) {
+      if (Array.isArray(out[key])) out[key] = (out[key] as unknown[]).map(optional);
+    }
+    return out;
+  };
+  const selection = optional(dto) as Record<string, unknown>;
+  return {
+    ...selection,
+    description:
+      'An item of a page read with select: only the members named (a nested object, or each ' +
+      'object element, with only its members named).',
+  };
+}
+
+/**
+ * The `PagedResponse<Dto>` of a list route, matching the list-query engine's output: each item is
+ * the whole DTO, or with `select` a `<Dto>Selection`.
+ */
+export function pagedResponseSchema(dtoRef: string, selectionRef: string): JsonSchemaObject {
   return {
     type: 'object',
     properties: {
-      items: { type: 'array', items: { $ref: dtoRef } },
+      items: {
+        type: 'array',
+        items: { anyOf: [{ $ref: dtoRef }, { $ref: selectionRef }] },
+        description: 'each item the whole DTO, or with select only the members named',
+      },
       pageCount: { type: ['integer', 'null'] },
       pageNumber: {
         type: ['integer', 'null'],

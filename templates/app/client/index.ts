@@ -192,6 +192,28 @@ export async function* pages<
   }
 }
 
+/** The whole DTO among a page's item types: `<Dto>`, not `<Dto>Selection` (nothing required). */
+type Whole<Item> = Item extends unknown ? (Partial<Item> extends Item ? never : Item) : never;
+
+/**
+ * The items of a list page read without `select`, typed as the whole DTO. The document types an
+ * item as `<Dto>` or `<Dto>Selection`, since a page read with `select` carries only the members
+ * named; a page read without one carries every member. Throws for a query with a `select`.
+ *
+ *   const { data } = await api.GET('/v1/products', { params: { query } });
+ *   if (data) for (const product of wholeItems(query, data)) console.log(product.name);
+ */
+export function wholeItems<Item>(
+  query: { select?: unknown },
+  page: { items: readonly Item[] },
+): ([Whole<Item>] extends [never] ? Item : Whole<Item>)[] {
+  const { select } = query;
+  if (Array.isArray(select) ? select.length > 0 : select !== undefined && String(select).trim()) {
+    throw new RangeError('a page read with select carries only the members named');
+  }
+  return page.items as ([Whole<Item>] extends [never] ? Item : Whole<Item>)[];
+}
+
 /** The header the operations an entity spec lists under `idempotent` require (src/idempotency.ts). */
 export const idempotencyHeader = 'X-Idempotency-Key';
 

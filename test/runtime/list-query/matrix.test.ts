@@ -251,6 +251,34 @@ const cases: Case[] = [
         expect(Object.keys(item)).to.deep.equal(['price', 'meta', 'tags']);
     },
   },
+  // select into JSON members: an object cut down to its keys, each object element of an array.
+  {
+    query: { select: 'name,meta.label,parts.sku', orderBy: 'name', pageSize: '100' },
+    check: (p) => {
+      const metas = p.items.map((i) => i.meta as Record<string, unknown> | null);
+      expect(metas.some((m) => m === null)).to.equal(true);
+      for (const item of p.items) {
+        expect(Object.keys(item)).to.deep.equal(['name', 'meta', 'parts']);
+        if (item.meta !== null) expect(Object.keys(item.meta as object)).to.deep.equal(['label']);
+        for (const part of item.parts as unknown[]) {
+          if (typeof part !== 'object') expect(part).to.equal('loose');
+          else expect(['sku'], JSON.stringify(part)).to.include.members(Object.keys(part!));
+        }
+      }
+      expect(p.items.some((i) => (i.parts as unknown[]).some((e) => e === 'loose'))).to.equal(true);
+      expect(
+        p.items.some((i) => (i.parts as unknown[]).some((e) => JSON.stringify(e) === '{}')),
+        'an element without the key',
+      ).to.equal(true);
+    },
+  },
+  {
+    query: { select: 'meta.weight,meta', pageSize: '30', pageNumber: '2' },
+    check: (p) => {
+      const whole = p.items.find((i) => i.meta !== null)!.meta as object;
+      expect(Object.keys(whole)).to.have.members(['label', 'weight']);
+    },
+  },
   {
     query: {
       search: 'an',

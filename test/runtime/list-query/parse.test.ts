@@ -302,6 +302,27 @@ describe('list query parsing', () => {
         expect(p.allowed).to.include('category.title');
       }
     });
+    it('reads paths into JSON objects and arrays of objects, and names why a JSON value has none', () => {
+      expect(parse({ select: 'META.Label,parts.sku,meta.weight' }).select).to.deep.equal([
+        'meta.label',
+        'parts.sku',
+        'meta.weight',
+      ]);
+      expect(problem({ select: 'attributes.colour' }).detail).to.include(
+        'attributes is a JSON dictionary, whose keys are not fixed, so it has no members to select',
+      );
+      expect(problem({ select: 'labels.x' }).detail).to.include(
+        'labels is a JSON array of values, not of objects',
+      );
+      expect(problem({ select: 'tags.value' }).detail).to.include('tags is a collection of values');
+      expect(problem({ select: 'meta.nope' }).detail).to.include(
+        "names no member of meta's objects",
+      );
+      expect(problem({ select: 'meta.nope' }).allowed).to.include.members([
+        'meta.label',
+        'parts.sku',
+      ]);
+    });
   });
 
   describe('search and ordering', () => {

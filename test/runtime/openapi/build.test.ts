@@ -52,10 +52,27 @@ describe('OpenAPI document', () => {
       'ProblemDetails',
       'ProductDto',
       'ProductDtoPagedResponse',
+      'ProductDtoSelection',
       'CreateProductRequest',
       'ChangePriceProductRequest',
       'ApproveProductRequest',
     );
+  });
+
+  it('types a list item as the DTO or, read with select, a selection requiring no member', () => {
+    const schemas = document.components.schemas as Record<string, Record<string, unknown>>;
+    const paged = schemas.ProductDtoPagedResponse as {
+      properties: { items: { items: unknown } };
+    };
+    expect(paged.properties.items.items).to.deep.equal({
+      anyOf: [
+        { $ref: '#/components/schemas/ProductDto' },
+        { $ref: '#/components/schemas/ProductDtoSelection' },
+      ],
+    });
+    expect(schemas.ProductDto!.required).to.include('price');
+    expect(schemas.ProductDtoSelection).to.not.have.property('required');
+    expect(schemas.ProductDtoSelection!.properties).to.deep.equal(schemas.ProductDto!.properties);
   });
 
   it('turns nullable: true into a null type', () => {

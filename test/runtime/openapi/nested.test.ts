@@ -35,6 +35,17 @@ describe('OpenAPI document of nested routes', () => {
     expect(result.errors ?? []).to.deep.equal([]);
   });
 
+  it('requires no member of a selected item, nor of its nested objects', () => {
+    const schemas = document.components.schemas as Record<string, Record<string, unknown>>;
+    const dto = schemas.OrderLineDto as { properties: { order: { required?: string[] } } };
+    const selection = schemas.OrderLineDtoSelection as typeof dto;
+    expect(dto.properties.order.required).to.deep.equal(['id']);
+    expect(selection.properties.order).to.deep.equal({
+      type: ['object', 'null'],
+      properties: { id: uuid },
+    });
+  });
+
   it('lists the one-to-many under its parent with the id parameter and a 404', () => {
     const item = document.paths['/v1/orders/{id}/lines']!;
     expect(item.parameters).to.deep.equal([

@@ -103,6 +103,8 @@ export interface ListQueryDialect {
   nullsOrder(desc: boolean): string;
   /** The placeholder for a whole-number value (PostgreSQL would infer int4 and overflow). */
   readonly integerParam: string;
+  /** Rows skipped from which a list page by number finds its ids first (a deferred join). */
+  readonly deferredJoinFrom: number | undefined;
   /** The text of `key` inside the JSON document `expr`; SQL NULL for a JSON null or a missing key. */
   jsonText(expr: string, key: string): string;
   /**

@@ -56,6 +56,7 @@ export const postgres: Dialect = {
     isEnum ? `CAST(${expr} AS TEXT) COLLATE "C"` : `${expr} COLLATE "C"`,
   nullsOrder: (desc) => (desc ? ' NULLS LAST' : ' NULLS FIRST'),
   integerParam: 'CAST(? AS BIGINT)',
+  deferredJoinFrom: 6_000,
   jsonText: (expr, key) => `(${expr} ->> '${key}')`,
   // Cast to json so json, jsonb and text columns all work; a non-array gives no elements.
   jsonArrayElements: (expr, alias, keys) => ({

@@ -73,6 +73,7 @@ export const sqlite: Dialect = {
   orderText: (expr) => expr,
   nullsOrder: () => '',
   integerParam: '?',
+  deferredJoinFrom: undefined,
   jsonText: (expr, key) => `json_extract(${expr}, '$.${key}')`,
   jsonArrayElements: (expr, alias, keys) => ({
     from: `json_each(CASE WHEN json_type(${expr}) = 'array' THEN ${expr} END) AS ${quoteDouble(alias)}`,
