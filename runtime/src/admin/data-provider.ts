@@ -15,6 +15,9 @@ export type AdminRecord = { id: string | number } & Record<string, unknown>;
 /** Where a row read by `getOne` (or written by `update`) keeps its entity tag. */
 export const ETAG_KEY = '@etag';
 
+/** The filter key listing soft-deleted rows too (`include`) or only them (`only`). */
+export const DELETED_KEY = '@deleted';
+
 /** Which operations of a resource require an idempotency key (the spec's `idempotent`). */
 export interface KeyRequired {
   create?: boolean;
@@ -56,12 +59,17 @@ export interface ActionParams {
 /**
  * `filter` entries as the API's `filter=field:Operation:value` parameters. A key is a DTO field
  * (`Equal`, or `In` for a list) or `field:Operation` (`name:Contains`, `price:GreaterThan`);
- * `q` is the search box. Empty values are no filter.
+ * `q` is the search box, `@deleted` the soft-deleted rows (`include` or `only`). Empty values are
+ * no filter.
  */
 export function listFilters(filter: Record<string, unknown> = {}): URLSearchParams {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(filter)) {
     if (value === undefined || value === null || value === '') continue;
+    if (key === DELETED_KEY) {
+      query.set('deleted', String(value));
+      continue;
+    }
     if (key === 'q') {
       const term = String(value).trim();
       if (term.length >= 2) query.set('search', term);
