@@ -259,7 +259,7 @@ export function adminView(model: EntityModel, base: SliceBase): AdminView {
     sortLiteral: literal({ field: model.audited ? 'createdOn' : 'id', order: 'DESC' }),
     requiresKeyLiteral: literal(base.requiresKey),
     optionsLiteral: literal({
-      label: model.plural.pascal,
+      label: label(model.plural.camel),
       ...(nested.length ? { nested } : {}),
     }),
     softDelete: model.softDelete,
