@@ -107,7 +107,9 @@ function describeShopAdmin(admin: AdminDemo): void {
       body: JSON.stringify({ orderId: order.id, sku: `SKU-${stamp}`, quantity: 2, unitPrice: 9.5 }),
     });
     expect(line.status).to.equal(201);
+    // Opened afresh: the line was added behind the page's back.
     await goto(`orders/${encodeURIComponent(order.id)}/show`);
+    await page().reload();
     await page()
       .getByRole('cell', { name: `SKU-${stamp}` })
       .waitFor();

@@ -1,7 +1,7 @@
 // The admin UI at /admin of `npm run demo` (SQLite), driven in Debian's Chromium as a person uses
-// it: the products table, search, sort by a column, a create refused by the API then accepted, an
-// edit refused with 412 because the row changed meanwhile, an action button and a delete after its
-// confirmation. Each step checks the page against what the API itself answers.
+// it: the products table, search, sort by a column, a create refused by the form's own rules, then
+// by the API, then accepted, an edit refused with 412 because the row changed meanwhile, an action
+// button and a delete after its confirmation. Each step checks the page against what the API itself answers.
 import { expect } from 'chai';
 import { STALE_ROW_MESSAGE } from '@slicekit/runtime/admin';
 import { cells, useAdminDemo, waitFor } from './support/admin-page.js';
@@ -48,18 +48,27 @@ describe('admin UI of npm run demo (Chromium)', function () {
     );
   });
 
-  it('shows the API field error beside the field, then creates the product', async () => {
+  it('checks the request rules, shows the API field error, then creates the product', async () => {
+    const before = await api<{ totalItemCount: number }>('/products');
     await admin.page.getByRole('link', { name: 'Create' }).click();
-    await admin.page.getByLabel('Name').fill('Admin lamp');
+    await admin.page.getByLabel('Name').fill('   ');
+    // The request schema's minimum (0.01), said before anything is sent.
     await admin.page.getByLabel('Price').fill('0');
+    await admin.page.getByRole('button', { name: 'Save' }).click();
+    await admin.page.getByText('Must be at least 0.01').waitFor();
+    expect((await api<{ totalItemCount: number }>('/products')).totalItemCount).to.equal(
+      before.totalItemCount,
+    );
+    // A blank name only the API refuses: its message beside the field.
+    await admin.page.getByLabel('Price').fill('12.5');
     await admin.page.getByRole('button', { name: 'Save' }).click();
     const refused = await api<{ errors: { field: string; message: string }[] }>('/products', {
       method: 'POST',
-      body: JSON.stringify({ name: 'Admin lamp', price: 0 }),
+      body: JSON.stringify({ name: '   ', price: 12.5 }),
     });
-    const message = refused.errors.find((e) => e.field === 'price')!.message;
+    const message = refused.errors.find((e) => e.field === 'name')!.message;
     await admin.page.getByText(message).waitFor();
-    await admin.page.getByLabel('Price').fill('12.5');
+    await admin.page.getByLabel('Name').fill('Admin lamp');
     await admin.page.getByRole('button', { name: 'Save' }).click();
     await admin.page.waitForURL(/#\/products\/[^/]+\/show/);
     const id = decodeURIComponent(/#\/products\/([^/]+)\/show/.exec(admin.page.url())![1]!);

@@ -64,7 +64,7 @@ export interface ActionParams {
  */
 export function listFilters(filter: Record<string, unknown> = {}): URLSearchParams {
   const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(filter)) {
+  for (const [key, value] of flatten(filter)) {
     if (value === undefined || value === null || value === '') continue;
     if (key === DELETED_KEY) {
       query.set('deleted', String(value));
@@ -84,6 +84,18 @@ export function listFilters(filter: Record<string, unknown> = {}): URLSearchPara
     }
   }
   return query;
+}
+
+/**
+ * React-Admin keeps a filter input's dotted source (`customer.name:Contains`) as nested objects
+ * (`{ customer: { 'name:Contains': 'Ana' } }`): the entries back as dotted keys.
+ */
+function flatten(filter: Record<string, unknown>, prefix = ''): [string, unknown][] {
+  return Object.entries(filter).flatMap(([key, value]): [string, unknown][] =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? flatten(value as Record<string, unknown>, `${prefix}${key}.`)
+      : [[`${prefix}${key}`, value]],
+  );
 }
 
 interface Page {
@@ -121,7 +133,10 @@ export function createDataProvider(options: DataProviderOptions = {}) {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...init.headers,
     };
-    const res = await send(`${apiUrl}${path}`, { ...init, headers });
+    // Never the browser's cached copy: a row's ETag does not change when only its collections do,
+    // so a revalidation could answer 304 with lines the row no longer has.
+    const fresh = { cache: 'no-store' } as RequestInit;
+    const res = await send(`${apiUrl}${path}`, { ...fresh, ...init, headers });
     if (!res.ok) throw await problemError(res);
     return res;
   }
