@@ -153,7 +153,11 @@ function collectionTables(model: EntityModel): Element[] {
     children: [
       {
         tag: 'Datagrid',
-        attrs: [attr('bulkActionButtons', '{false}'), attr('rowClick', '{false}')],
+        attrs: [
+          attr('bulkActionButtons', '{false}'),
+          attr('rowClick', '{false}'),
+          attr('empty', '{<span>None</span>}'),
+        ],
         children: [
           { tag: 'TextField', attrs: [attr('source', '"id"'), attr('label', '"Id"')] },
           ...c.show.map((f) => column(model, f)),
