@@ -66,6 +66,7 @@ describe('app generator', () => {
           'admin/src/actions.tsx',
           'admin/src/auth.tsx',
           'admin/src/main.tsx',
+          'admin/src/nested.tsx',
           'admin/src/resource.ts',
           'admin/src/resources.ts',
           'admin/tsconfig.json',

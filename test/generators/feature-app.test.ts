@@ -3,9 +3,12 @@
 // OpenAPI and the lines its own generated tests print, passing, on SQLite, PostgreSQL and MySQL.
 // The spec rules of each area are tested beside it (entity-access.test.ts, entity-rules.test.ts).
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildOpenApiDocument, type SliceDescription } from '@slicekit/runtime/openapi';
+import { repoRoot } from '../e2e/support/workspace.js';
 import { featureDatabases, useFeatureApp } from './support/feature-app.js';
 
 type Operation = {
@@ -38,6 +41,25 @@ describe('the generated app of the feature fixtures', function () {
       expect(output).not.to.match(/\d+ failing/);
     });
   }
+
+  // The admin's pages of a soft-deleting entity with a merge patch (fixtures/access/book.yaml),
+  // type-checked as the app's `npm run typecheck` checks them.
+  it("writes Book's admin pages: a merge-patch edit, the request rules, Restore; they type-check", async () => {
+    const page = readFileSync(join(app.dir('sqlite'), 'admin/src/resources/book.tsx'), 'utf8');
+    expect(page).to.contain("mutationOptions={{ meta: { method: 'PATCH' } }}");
+    expect(page).to.contain("const editFields = ['title', 'isbn', 'shelf'];");
+    expect(page).to.contain('validate={[required(), maxLength(200)]}');
+    expect(page).to.contain('<RestoreButton label="Restore" />');
+    expect(page).to.match(/source="@deleted"/);
+    // Revise, the first update, is a button beside the Borrow action.
+    expect(page).to.contain('<ActionButton label="Revise" segment="" verb="PUT">');
+    const tsc = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'admin/tsconfig.json'],
+      { cwd: app.dir('sqlite'), encoding: 'utf8' },
+    );
+    expect(tsc.status, tsc.stdout + tsc.stderr).to.equal(0);
+  });
 
   // access: roles per operation (fixtures/access). A library app checks roles before the row (401
   // anonymous, 403 auth.forbidden without a role, 404 outside the row scope).

@@ -1,19 +1,23 @@
 // The view of admin/src/resources/<entity>.tsx: the entity's React-Admin pages. Each DTO field
 // becomes a column (and a filter), each create parameter an input by its kind, the first update
-// the edit form, the other updates and the actions buttons on the show page.
-import { sentenceCase } from '../../names.js';
-import type { EntityModel, FieldModel, FieldType, ParamModel } from '../../model/types.js';
+// the edit form (or the merge patch, when the spec has one), the other updates and the actions
+// buttons on the show page, the collections and nested routes on the show page too.
+import type { EntityModel, FieldModel, FieldType } from '../../model/types.js';
 import type { SliceBase } from './base.js';
 import { literal } from '../literal.js';
+import { patchParams } from './patch.js';
+import {
+  attr,
+  fieldLabel,
+  input,
+  label,
+  shownRender,
+  relatedFilters,
+  text,
+  type Element,
+} from './admin-inputs.js';
 
-/** A JSX element with no children: `<NumberField source="price" label="Price" />`. */
-export interface Element {
-  tag: string;
-  /** Attributes in order, each value as JSX writes it (`"price"`, `{false}`). */
-  attrs: { name: string; value: string }[];
-  /** One child element (a reference's autocomplete). */
-  child?: Element;
-}
+export type { Element } from './admin-inputs.js';
 
 export interface AdminMethod {
   label: string;
@@ -29,29 +33,22 @@ export interface AdminView extends SliceBase {
   component: string;
   imports: string[];
   columns: Element[];
+  /** The show page's fields: the columns, then the collections as tables. */
+  showFields: Element[];
   filters: Element[];
   createInputs: Element[];
-  /** The edit form's inputs (the first update's parameters) and their names, or none. */
-  edit?: { inputs: Element[]; fields: string; options: string };
+  /** The edit form's inputs (the patch's fields, or the first update's parameters), or none. */
+  edit?: { inputs: Element[]; fields: string; options: string; route: string };
   buttons: AdminMethod[];
   /** The field a row is shown by elsewhere (a reference's autocomplete): `name`, or `id`. */
   representation: string;
   /** The list's default order, as the API's: `{ field: 'createdOn', order: 'DESC' }`. */
   sortLiteral: string;
   requiresKeyLiteral: string;
-}
-
-const text = (value: string) => JSON.stringify(value);
-const attr = (name: string, value: string) => ({ name, value });
-
-function label(name: string): string {
-  const words = sentenceCase(name);
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/** The label of a reference field: `Customer` for `customerId`. */
-function fieldLabel(field: FieldModel): string {
-  return label(field.reference ? field.reference.name.camel : field.name.camel);
+  /** The resource's options: its label and where the API nests it under another's rows. */
+  optionsLiteral: string;
+  /** Deleted rows are kept: the list can show them, each with a Restore button. */
+  softDelete: boolean;
 }
 
 const FIELD_TAGS: Partial<Record<FieldType, string>> = {
@@ -82,6 +79,14 @@ function column(model: EntityModel, field: FieldModel): Element {
           ? [attr('sortBy', text(`${reference.field.reference!.name.camel}.${shown}`))]
           : []),
       ],
+      // Named by the fields the reference shows, as its autocomplete names it.
+      ...(shown
+        ? {
+            children: [
+              { tag: 'FunctionField', attrs: [attr('render', shownRender(reference.show)!)] },
+            ],
+          }
+        : {}),
     };
   }
   if (field.type === 'json') {
@@ -101,97 +106,122 @@ function column(model: EntityModel, field: FieldModel): Element {
   };
 }
 
-const INPUT_TAGS: Partial<Record<FieldType, string>> = {
-  integer: 'NumberInput',
-  decimal: 'NumberInput',
-  boolean: 'BooleanInput',
-  date: 'DateInput',
-  'date-time': 'DateTimeInput',
-  enum: 'SelectInput',
-};
+function tagsOf(elements: Element[]): string[] {
+  return elements.flatMap((e) => [e.tag, ...tagsOf(e.children ?? [])]);
+}
 
-/** The input of a request property (a parameter, or a field as a filter). */
-function input(
-  model: EntityModel,
-  param: Pick<ParamModel, 'name' | 'type' | 'required' | 'values' | 'field'>,
-  options: { filter?: boolean } = {},
-): Element {
-  const name = param.name.camel;
-  const field = param.field;
-  const named = attr('label', text(field ? fieldLabel(field) : label(name)));
-  const validate = param.required && !options.filter ? [attr('validate', '{required()}')] : [];
-  const reference = field?.reference
-    ? [...(model.relations?.references ?? []), ...(model.relations?.links ?? [])].find(
-        (r) => r.field.name.camel === field.name.camel,
-      )
-    : undefined;
-  if (reference) {
-    const many = field!.reference!.many;
-    return {
-      tag: many ? 'ReferenceArrayInput' : 'ReferenceInput',
-      attrs: [attr('source', text(name)), attr('reference', text(reference.target.resource))],
-      child: {
-        tag: many ? 'AutocompleteArrayInput' : 'AutocompleteInput',
-        attrs: [named, ...validate],
+/** The validators the elements call (`required`, `maxLength`...), for the import. */
+function validatorsOf(elements: Element[]): string[] {
+  return elements.flatMap((e) => [
+    ...e.attrs
+      .filter((a) => a.name === 'validate')
+      .flatMap((a) => [...a.value.matchAll(/\b([a-zA-Z]+)\(/g)].map((m) => m[1]!))
+      .filter((name) => name !== 'RegExp'),
+    ...validatorsOf(e.children ?? []),
+  ]);
+}
+
+/** A many-to-many as chips of its shown field: the order's tags by name. */
+function linkColumns(model: EntityModel): Element[] {
+  return (model.relations?.links ?? []).map((l) => ({
+    tag: 'ArrayField',
+    attrs: [
+      attr('source', text(l.field.reference!.name.camel)),
+      attr('label', text(fieldLabel(l.field))),
+      attr('sortable', '{false}'),
+    ],
+    children: [
+      {
+        tag: 'SingleFieldList',
+        attrs: [attr('linkType', '{false}')],
+        children: [
+          {
+            tag: 'ChipField',
+            attrs: [attr('source', text(l.show[0]?.name.camel ?? 'id'))],
+          },
+        ],
       },
+    ],
+  }));
+}
+
+/** A one-to-many member as a table of its shown fields: the order's lines. */
+function collectionTables(model: EntityModel): Element[] {
+  return (model.relations?.collections ?? []).map((c) => ({
+    tag: 'ArrayField',
+    attrs: [attr('source', text(c.name.camel)), attr('label', text(label(c.name.camel)))],
+    children: [
+      {
+        tag: 'Datagrid',
+        attrs: [
+          attr('bulkActionButtons', '{false}'),
+          attr('rowClick', '{false}'),
+          attr('empty', '{<span>None</span>}'),
+        ],
+        children: [
+          { tag: 'TextField', attrs: [attr('source', '"id"'), attr('label', '"Id"')] },
+          ...c.show.map((f) => column(model, f)),
+        ],
+      },
+    ],
+  }));
+}
+
+/** Where the API lists this entity's rows under another's (`/v1/customers/{id}/orders`). */
+function nestedUnder(model: EntityModel): { parent: string; target: string; label: string }[] {
+  return (model.relations?.references ?? []).map((r) => ({
+    parent: r.target.resource,
+    target: r.field.name.camel,
+    label: label(r.field.reference!.inverse.camel),
+  }));
+}
+
+/** The edit form: a merge patch of the create fields when the spec has one, else the first update. */
+function editForm(model: EntityModel) {
+  if (model.patch) {
+    const params = patchParams(model);
+    return {
+      inputs: params.map((p) => input(model, p)),
+      fields: literal(params.map((p) => p.name.camel)),
+      options: literal({ meta: { method: 'PATCH' } }),
+      route: 'merge patch (PATCH)',
     };
   }
-  const type = param.type;
-  const dated = type === 'date' || type === 'date-time';
-  // A filter on text matches a part of it; on a date, that day or later.
-  const tag = options.filter && dated ? 'DateInput' : (INPUT_TAGS[type] ?? 'TextInput');
-  const source = !options.filter
-    ? name
-    : dated
-      ? `${name}:GreaterThanOrEqual`
-      : tag === 'TextInput' && ['string', 'text', 'email', 'url'].includes(type)
-        ? `${name}:Contains`
-        : name;
+  const first = model.methods.find((m) => m.kind === 'update' && m.segment === '');
+  if (!first) return undefined;
   return {
-    tag,
-    attrs: [
-      ...(options.filter ? [attr('key', text(source))] : []),
-      attr('source', text(source)),
-      options.filter && dated ? attr('label', text(`${named.value.slice(1, -1)} or after`)) : named,
-      ...(type === 'enum'
-        ? [attr('choices', `{${literal((param.values ?? []).map((v) => ({ id: v, name: v })))}}`)]
-        : []),
-      ...(type === 'text' && !options.filter ? [attr('multiline', '{true}')] : []),
-      ...(type === 'email' ? [attr('type', '"email"')] : []),
-      ...(type === 'url' ? [attr('type', '"url"')] : []),
-      ...(type === 'integer' ? [attr('step', '{1}')] : []),
-      ...validate,
-    ],
+    method: first,
+    inputs: first.params.map((p) => input(model, p)),
+    fields: literal(first.params.map((p) => p.name.camel)),
+    options: literal({ meta: { method: first.verb } }),
+    route: `update (${first.verb})`,
   };
 }
 
-function tagsOf(elements: Element[]): string[] {
-  return elements.flatMap((e) => [e.tag, ...(e.child ? tagsOf([e.child]) : [])]);
-}
-
 export function adminView(model: EntityModel, base: SliceBase): AdminView {
-  const columns = model.dto.map((f) => column(model, f));
+  const columns = [...model.dto.map((f) => column(model, f)), ...linkColumns(model)];
+  const showFields = [...columns, ...collectionTables(model)];
   const filterable = model.dto.filter((f) => f.type !== 'json' && f.role !== 'id');
-  const filters = filterable.map((f) =>
-    input(
-      model,
-      { name: f.name, type: f.type, required: false, values: f.values, field: f },
-      {
-        filter: true,
-      },
+  const filters = [
+    ...filterable.map((f) =>
+      input(
+        model,
+        { name: f.name, type: f.type, required: false, values: f.values, field: f },
+        { filter: true },
+      ),
     ),
-  );
+    ...relatedFilters(model),
+  ];
   const createInputs = model.create.map((p) => input(model, p));
-  const first = model.methods.find((m) => m.kind === 'update' && m.segment === '');
-  const edit = first
-    ? {
-        inputs: first.params.map((p) => input(model, p)),
-        fields: literal(first.params.map((p) => p.name.camel)),
-        options: literal({ meta: { method: first.verb } }),
-      }
-    : undefined;
+  const form = editForm(model);
+  const edit = form && {
+    inputs: form.inputs,
+    fields: form.fields,
+    options: form.options,
+    route: form.route,
+  };
   const methods = model.methods
-    .filter((m) => m !== first)
+    .filter((m) => m !== form?.method)
     .map((m) => ({
       label: label(m.name.camel),
       segment: m.segment,
@@ -205,13 +235,8 @@ export function adminView(model: EntityModel, base: SliceBase): AdminView {
     }));
   const representation =
     model.dto.find((f) => f.role === 'field' && f.type === 'string')?.name.camel ?? 'id';
-  const used = [
-    ...tagsOf(columns),
-    ...tagsOf(filters),
-    ...tagsOf(createInputs),
-    ...tagsOf(edit?.inputs ?? []),
-    ...tagsOf(methods.flatMap((m) => m.inputs)),
-  ];
+  const forms = [...createInputs, ...(edit?.inputs ?? []), ...methods.flatMap((m) => m.inputs)];
+  const used = [...tagsOf(showFields), ...tagsOf(filters), ...tagsOf(forms)];
   const always = ['Create', 'Datagrid', 'DeleteButton', 'List', 'SearchInput', 'Show'];
   const needed = [
     ...always,
@@ -220,18 +245,16 @@ export function adminView(model: EntityModel, base: SliceBase): AdminView {
     'TopToolbar',
     ...(edit ? ['Edit', 'EditButton'] : []),
     ...used,
-    ...(used.some((t) => t.endsWith('Input')) &&
-    [...createInputs, ...(edit?.inputs ?? []), ...methods.flatMap((m) => m.inputs)].some((e) =>
-      [e, e.child].some((x) => x?.attrs.some((a) => a.name === 'validate')),
-    )
-      ? ['required']
-      : []),
+    ...validatorsOf(forms),
+    ...(model.softDelete ? ['SelectInput'] : []),
   ];
+  const nested = nestedUnder(model);
   return {
     ...base,
     component: model.name.pascal,
     imports: [...new Set(needed)].sort((a, b) => a.localeCompare(b)),
     columns,
+    showFields,
     filters,
     createInputs,
     ...(edit ? { edit } : {}),
@@ -239,5 +262,10 @@ export function adminView(model: EntityModel, base: SliceBase): AdminView {
     representation,
     sortLiteral: literal({ field: model.audited ? 'createdOn' : 'id', order: 'DESC' }),
     requiresKeyLiteral: literal(base.requiresKey),
+    optionsLiteral: literal({
+      label: label(model.plural.camel),
+      ...(nested.length ? { nested } : {}),
+    }),
+    softDelete: model.softDelete,
   };
 }

@@ -15,6 +15,9 @@ export type AdminRecord = { id: string | number } & Record<string, unknown>;
 /** Where a row read by `getOne` (or written by `update`) keeps its entity tag. */
 export const ETAG_KEY = '@etag';
 
+/** The filter key listing soft-deleted rows too (`include`) or only them (`only`). */
+export const DELETED_KEY = '@deleted';
+
 /** Which operations of a resource require an idempotency key (the spec's `idempotent`). */
 export interface KeyRequired {
   create?: boolean;
@@ -56,12 +59,17 @@ export interface ActionParams {
 /**
  * `filter` entries as the API's `filter=field:Operation:value` parameters. A key is a DTO field
  * (`Equal`, or `In` for a list) or `field:Operation` (`name:Contains`, `price:GreaterThan`);
- * `q` is the search box. Empty values are no filter.
+ * `q` is the search box, `@deleted` the soft-deleted rows (`include` or `only`). Empty values are
+ * no filter.
  */
 export function listFilters(filter: Record<string, unknown> = {}): URLSearchParams {
   const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(filter)) {
+  for (const [key, value] of flatten(filter)) {
     if (value === undefined || value === null || value === '') continue;
+    if (key === DELETED_KEY) {
+      query.set('deleted', String(value));
+      continue;
+    }
     if (key === 'q') {
       const term = String(value).trim();
       if (term.length >= 2) query.set('search', term);
@@ -76,6 +84,18 @@ export function listFilters(filter: Record<string, unknown> = {}): URLSearchPara
     }
   }
   return query;
+}
+
+/**
+ * React-Admin keeps a filter input's dotted source (`customer.name:Contains`) as nested objects
+ * (`{ customer: { 'name:Contains': 'Ana' } }`): the entries back as dotted keys.
+ */
+function flatten(filter: Record<string, unknown>, prefix = ''): [string, unknown][] {
+  return Object.entries(filter).flatMap(([key, value]): [string, unknown][] =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? flatten(value as Record<string, unknown>, `${prefix}${key}.`)
+      : [[`${prefix}${key}`, value]],
+  );
 }
 
 interface Page {
@@ -113,7 +133,10 @@ export function createDataProvider(options: DataProviderOptions = {}) {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...init.headers,
     };
-    const res = await send(`${apiUrl}${path}`, { ...init, headers });
+    // Never the browser's cached copy: a row's ETag does not change when only its collections do,
+    // so a revalidation could answer 304 with lines the row no longer has.
+    const fresh = { cache: 'no-store' } as RequestInit;
+    const res = await send(`${apiUrl}${path}`, { ...fresh, ...init, headers });
     if (!res.ok) throw await problemError(res);
     return res;
   }

@@ -95,3 +95,42 @@ export function ActionButton({ label, segment, verb, when, children }: ActionBut
     </section>
   );
 }
+
+/**
+ * A soft-deleted row's `Restore` button in the list (`POST /v1/<resource>/{id}/restore`), on the
+ * deleted rows the list shows when its `Deleted rows` filter asks for them.
+ */
+export function RestoreButton({ label = 'Restore' }: { label?: string }) {
+  const record = useRecordContext();
+  const resource = useResourceContext();
+  const dataProvider = useDataProvider<SlicekitDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [pending, setPending] = useState(false);
+  if (!record || !resource) return null;
+  if (record.deletedOn === null || record.deletedOn === undefined) return null;
+  const restore = async () => {
+    if (pending) return;
+    setPending(true);
+    try {
+      await dataProvider.action(resource, { id: record.id, segment: 'restore' });
+      notify(`${label}: done`, { type: 'success' });
+      refresh();
+    } catch (error) {
+      notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Button
+      label={label}
+      onClick={(event) => {
+        // The row itself opens its show page, which a deleted row does not have.
+        event.stopPropagation();
+        void restore();
+      }}
+      disabled={pending}
+    />
+  );
+}
