@@ -256,7 +256,14 @@ export function buildListQueries(
   page.orderByRaw(orderByTerms(d, order).join(', '));
   page.limit(query.pageSize + (options.extraRows ?? 0));
   const offset = cursor ? 0 : (query.pageNumber - 1) * query.pageSize;
-  if (offset > 0) page.offset(offset);
+  if (offset > 0 && d.deferOffset) {
+    // The offset skips over the ids alone (the order's index), then the page's rows are read;
+    // the conditions stay on the outer query too, which keeps the database reading it by id.
+    const id = names.base(resource.idMember.column);
+    const ids = page.clone().clearSelect().select(knex.raw(id)).offset(offset);
+    const keys = knex.select(knex.raw(d.quote(resource.idMember.column))).from(ids.as('page_ids'));
+    page.whereIn(knex.raw(id) as unknown as string, keys);
+  } else if (offset > 0) page.offset(offset);
 
   const count = knex.from(resource.table);
   count.select(knex.raw('COUNT(*) AS total'));

@@ -103,6 +103,8 @@ export interface ListQueryDialect {
   nullsOrder(desc: boolean): string;
   /** The placeholder for a whole-number value (PostgreSQL would infer int4 and overflow). */
   readonly integerParam: string;
+  /** A page by number skips over its rows' ids alone, then reads the page (a deferred join). */
+  readonly deferOffset?: boolean;
   /** The text of `key` inside the JSON document `expr`; SQL NULL for a JSON null or a missing key. */
   jsonText(expr: string, key: string): string;
   /**
