@@ -518,7 +518,9 @@ export async function benchLimits(
   await ensureProducts(knex, d, g, rows);
   const results: LimitResult[] = [];
   const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
-  for (const shape of SHAPES) {
+  // BENCH_SHAPES=deep_page,count_none runs only those (the write cost still runs).
+  const only = process.env.BENCH_SHAPES?.split(',');
+  for (const shape of SHAPES.filter((s) => !only || only.includes(s.key))) {
     const start = await shape.start?.(knex, g.resource);
     const engine = engineRun(knex, g.resource, shape, start);
     const limit = () => shape.limit(knex, d, start);

@@ -7,6 +7,7 @@
 //   BENCH_DATABASES=sqlite,postgres npm run bench:list
 //   BENCH_RELATION_ORDERS=1000000 BENCH_RELATIONS=0   the relations scenario (bench/list-relations.ts)
 //   BENCH_DB=slicekit_bench_big   another database (and .bench-cache/big.sqlite) for another size
+//   BENCH_QUERIES=0 BENCH_SHAPES=deep_page,count_none   only those shapes against the limit
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
