@@ -19,7 +19,7 @@ import {
   parseListQuery,
   runListQuery,
 } from '../runtime/src/list-query/index.js';
-import { ensureProducts, generateProduct, rowsOf } from './list-limits.js';
+import { ensureProducts, generateProduct, rowsOf } from './list-products.js';
 
 type Dialect = 'postgres' | 'mysql' | 'sqlite';
 const ROWS = Number(process.env.BENCH_ROWS ?? 200_000);

@@ -61,7 +61,7 @@ export function numbers(dialect: Dialect, count: number): string {
   if (dialect === 'sqlite') {
     return `(WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${count}) SELECT n FROM s) s`;
   }
-  const width = Math.max(1, Math.ceil(Math.log10(count + 1)));
+  const width = Math.max(1, Math.ceil(Math.log10(count)));
   const digits = Array.from(
     { length: width },
     (_, i) =>

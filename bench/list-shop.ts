@@ -123,7 +123,11 @@ async function ensureShop(knex: Knex, d: Dialect, migrations: Migration[], order
     orders,
   );
   await knex.raw(
-    d === 'mysql' ? 'ANALYZE TABLE customers, tags, orders, order_lines, order_tags' : 'ANALYZE',
+    d === 'mysql'
+      ? 'ANALYZE TABLE customers, tags, orders, order_lines, order_tags'
+      : d === 'postgres'
+        ? 'VACUUM ANALYZE'
+        : 'ANALYZE',
   );
   await knex.schema.createTable('bench_shop_meta', (t) => t.integer('orders'));
   await knex('bench_shop_meta').insert({ orders });
