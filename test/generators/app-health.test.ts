@@ -217,6 +217,15 @@ describe("a generated app's probes, documents, logs and CORS", function () {
     expect(requests).to.deep.equal(['/v1/products']);
   });
 
+  it('answers the probes at their two paths only, other methods there with 405', async () => {
+    const posted = await request(app).post('/health/live').expect(405);
+    expect(posted.headers.allow).to.equal('GET, HEAD');
+    await request(app).head('/health/ready').expect(200);
+    await request(app).get('/health/live/').expect(200);
+    await request(app).get('/health').expect(404);
+    await request(app).get('/health/other').expect(404);
+  });
+
   it('answers the probes without a token when AUTH_REQUIRED is on', async () => {
     await request(guarded).get('/health/live').expect(200);
     await request(guarded).get('/health/ready').expect(200);

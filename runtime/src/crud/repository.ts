@@ -11,6 +11,7 @@ import { ifMatchHolds, withEntityTag } from '../http/index.js';
 import { asCaller, type Caller } from './caller.js';
 import { refusingDuplicates } from './duplicates.js';
 import { deletionMarks } from './deletion.js';
+import { valuesBefore } from './values-before.js';
 import {
   liveRowsOnly,
   ownRowsOnly,
@@ -206,6 +207,9 @@ export async function changeEntity<E>(
         const stored = await openChange(trx, any, id, who);
         const entity = table.fromRow(stored);
         const target = entity as Row;
+        const events = eventsOf(any);
+        // The values before the change, for the events' `previous`, read from the row once.
+        const before = events ? valuesBefore(any, target) : undefined;
         const links = await loadLinks(trx, any, target, checkId(any, id));
         // Cleared first, so an updater the method records is told apart from the stored one.
         if (table.audited) target.updatedBy = null;
@@ -226,10 +230,8 @@ export async function changeEntity<E>(
         await visibleRows(trx, any, who).where(table.idColumn, checkId(any, id)).update(values);
         await saveLinks(trx, any, target, checkId(any, id), links);
         const row = await findRow(trx, any, id, who, false, true);
-        const events = eventsOf(any);
         if (events) {
-          const before = any.fromRow(stored) as Row;
-          await recordEvents(trx, updatedEvents(events, before, any.fromRow(row) as Row));
+          await recordEvents(trx, updatedEvents(events, before!, any.fromRow(row) as Row));
         }
         return row;
       }),

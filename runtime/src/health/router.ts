@@ -69,8 +69,11 @@ class TimedOut extends Error {}
  * problem+json `health.unready` naming what is down; 503 at once while `draining()`. Probes that
  * arrive while an evaluation runs share it, so a stalled database is not asked once per probe.
  *
+ * Mounted at its two paths (as a generated app does), no other request passes through it;
+ * `app.use(healthRouter(...))` works too.
+ *
  * @example
- * app.use(healthRouter({ checks: [databaseCheck(knex)], draining: () => shuttingDown }));
+ * app.get(['/health/live', '/health/ready'], healthRouter({ checks: [databaseCheck(knex)] }));
  */
 export function healthRouter(options: HealthRouterOptions): Router {
   const timeoutMs = options.timeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;

@@ -62,7 +62,8 @@ export async function createApp(deps: AppDeps): Promise<Express> {
   // Before authentication: a browser's preflight carries no credentials.
   if (corsOrigins.length > 0) app.use(cors({ origin: corsOrigins, exposedHeaders, maxAge: 600 }));
   const health = deps.health ?? { checks: [databaseCheck(deps.knex, { migrations })] };
-  app.use(healthRouter(health));
+  // At its two paths only, so the requests to /v1 never pass through it.
+  app.get(['/health/live', '/health/ready'], healthRouter(health));
   // The admin's static files (ADMIN_ENABLED=false leaves /admin out): the page itself needs no
   // caller; each API call it makes carries the caller's token.
   if (adminEnabled) app.use('/admin', adminRouter());

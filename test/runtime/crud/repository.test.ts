@@ -195,6 +195,29 @@ describeEachDatabase('entity repository', (db) => {
     expect(gadgets.fromRow(row)).to.include({ updatedBy: 'carol', ownedBy: 'alice' });
   });
 
+  it('gives an Updated event the previous value of a JSON field the method changed in place', async () => {
+    // Same rows, with the tags' changes raising an event.
+    const tagged = defineEntityTable({
+      table: 'gadgets',
+      entity: Gadget,
+      fields,
+      audited: true,
+      owned: true,
+      events: [{ operation: 'Updated', fields: ['tags'] }],
+    });
+    const before = (await outbox()).length;
+    await changeEntity(db.knex, tagged, ID, 'alice', (g) => {
+      (g.tags!.sizes as number[]).push(3);
+    });
+    const events = await outbox();
+    expect(events).to.have.length(before + 1);
+    expect(JSON.parse(events.at(-1)!.payload)).to.deep.equal({
+      id: ID,
+      tags: { colour: 'red', sizes: [1, 2, 3] },
+      previous: { tags: { colour: 'red', sizes: [1, 2] } },
+    });
+  });
+
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
     const missing = '00000000-0000-4000-8000-000000000000';
     const unknown = await failure(loadEntity(db.knex, gadgets, missing, 'alice'));

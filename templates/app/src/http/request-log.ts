@@ -37,7 +37,8 @@ export function requestLog(logger: Logger): RequestHandler {
       return;
     }
     res[STARTED] = performance.now();
-    res.once('finish', logRequest);
+    // `on`, not `once`: a response finishes once, and `once` would wrap the listener anew each time.
+    res.on('finish', logRequest);
     next();
   };
 }
