@@ -19,6 +19,7 @@ import { chromium } from 'playwright-core';
 import { pack } from '../scripts/pack.js';
 import { addEntity, generateApp, productSpec } from '../scripts/generate.js';
 import { startDemo } from '../test/e2e/support/demo.js';
+import { scratchFolder } from '../test/e2e/support/workspace.js';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const userCache = process.env.BENCH_ADMIN_NPM_CACHE === 'user';
@@ -195,11 +196,14 @@ try {
   // 1. Time to first table render on `npm run demo` (Product, SQLite, seeded).
   let render: { firstVisit: number; reload: number } | undefined;
   if (existsSync(chromiumPath)) {
-    const demo = await startDemo({ DEMO_DIR: join(work, 'demo'), ADMIN_ENABLED: 'true' });
+    // Inside the checkout, as every demo: the app resolves tsx and slicekit through its node_modules.
+    const demoDir = scratchFolder('bench-admin');
+    const demo = await startDemo({ DEMO_DIR: demoDir.path, ADMIN_ENABLED: 'true' });
     try {
       render = await firstTableRender(demo.url);
     } finally {
       await demo.stop();
+      demoDir.remove();
     }
     console.log(
       `first table render of /admin (demo) ${Math.round(render.firstVisit)} ms first visit, ` +
