@@ -16,7 +16,9 @@ import { generateApp, productSpec, shopSpecs } from '../scripts/generate.js';
 const runs = Number(process.env.RUNS ?? 5);
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const work = join(repo, '.bench-cache/generate');
-const nestHome = join(tmpdir(), 'slicekit-bench-nest');
+// NestJS CLI 11, the last release for Node 20 (slicekit's floor; 12 asks for Node 22).
+const NEST_CLI = '@nestjs/cli@11';
+const nestHome = join(tmpdir(), 'slicekit-bench-nest-11');
 const nestBin = join(nestHome, 'node_modules/.bin/nest');
 const plopBin = join(repo, 'node_modules/plop/bin/plop.js');
 
@@ -66,9 +68,9 @@ function timed(command: string, args: string[], cwd: string): Timed {
 /** The NestJS CLI and a new Nest project to copy; installed once, outside the repository. */
 function prepareNest(): string {
   if (!existsSync(nestBin)) {
-    console.log(`installing @nestjs/cli into ${nestHome} (once)`);
+    console.log(`installing ${NEST_CLI} into ${nestHome} (once)`);
     mkdirSync(nestHome, { recursive: true });
-    execFileSync('npm', ['i', '--prefix', nestHome, '@nestjs/cli', '--no-audit', '--no-fund'], {
+    execFileSync('npm', ['i', '--prefix', nestHome, NEST_CLI, '--no-audit', '--no-fund'], {
       stdio: 'inherit',
     });
   }
