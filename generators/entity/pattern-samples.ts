@@ -2,13 +2,24 @@
 // within the field's lengths, and the same on every run (randexp's random numbers come from a
 // generator seeded by the entity, field, row and attempt).
 import { createHash } from 'node:crypto';
-import RandExpModule from 'randexp';
+import { createRequire } from 'node:module';
+import type RandExpModule from 'randexp';
 
 // randexp is CommonJS (module.exports is the class) typed as an ES module with a default export:
 // under NodeNext the default import is typed as the module, so its `default` names the class.
 type RandExpClass = typeof RandExpModule.default;
-const RandExp = ((RandExpModule as unknown as { default?: RandExpClass }).default ??
-  RandExpModule) as RandExpClass;
+let RandExp: RandExpClass | undefined;
+
+/** randexp, loaded by the first field with a pattern (most runs have none). */
+function randExp(): RandExpClass {
+  if (!RandExp) {
+    const loaded = createRequire(import.meta.url)('randexp') as RandExpClass & {
+      default?: RandExpClass;
+    };
+    RandExp = loaded.default ?? loaded;
+  }
+  return RandExp;
+}
 
 /** Numbers in [0, 1) from a 32-bit seed (mulberry32): small, fast and stable across platforms. */
 function seeded(seed: number): () => number {
@@ -33,7 +44,7 @@ export function patternText(
   key: string,
   lengths: { minLength?: number; maxLength?: number } = {},
 ): string {
-  const rx = new RandExp(pattern);
+  const rx = new (randExp())(pattern);
   const random = seeded(seedOf(key));
   rx.randInt = (from: number, to: number) => from + Math.floor(random() * (to - from + 1));
   rx.max = Math.max(lengths.minLength ?? 1, Math.min(lengths.maxLength ?? 12, 12));

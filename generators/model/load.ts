@@ -35,7 +35,14 @@ export function parseSpecText(text: string, source: string): unknown {
 }
 
 /**
- * Reads, checks and resolves a spec file.
+ * What the run has resolved already, by file: a spec file is read by the prompt's check, then by
+ * the run (and, for a slice, by the app model), and resolving is what costs. Kept while the
+ * file's text is the same; models are never changed once resolved.
+ */
+const resolved = new Map<string, LoadedSpec>();
+
+/**
+ * Reads, checks and resolves a spec file (resolved once per process while its text is the same).
  *
  * @example
  * const { model } = loadSpecFile('docs/examples/product.yaml');
@@ -57,5 +64,9 @@ export function loadSpecFile(file: string): LoadedSpec {
       { cause: error },
     );
   }
-  return { file, text, model: resolveSpec(parseSpecText(text, file), file) };
+  const known = resolved.get(file);
+  if (known?.text === text) return known;
+  const loaded = { file, text, model: resolveSpec(parseSpecText(text, file), file) };
+  resolved.set(file, loaded);
+  return loaded;
 }
