@@ -1,5 +1,5 @@
 // The NestJS peer of bench/http.ts, set up in a folder of its own outside this project
-// (BENCH_NEST_DIR, by default <tmp>/slicekit-bench-nest), kept between runs: the Nest CLI, then
+// (BENCH_NEST_DIR, by default <tmp>/slicekit-bench-http-nest, apart from bench:generate's CLI), kept between runs: the Nest CLI, then
 // `nest new` and `nest g resource products` (REST, CRUD entry points), TypeORM and the drivers
 // added, the generated files replaced by the filled-in ones of bench/http-nest/src, and a build.
 import { spawnSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from './http-apps.js';
 
-const home = process.env.BENCH_NEST_DIR ?? join(tmpdir(), 'slicekit-bench-nest');
+const home = process.env.BENCH_NEST_DIR ?? join(tmpdir(), 'slicekit-bench-http-nest');
 export const nestDir = join(home, 'nest-peer');
 
 function run(command: string, args: string[], cwd: string): void {
