@@ -229,7 +229,12 @@ describeEachDatabase('event bus start with a backlog', (db) => {
     try {
       const deliveries: string[] = [];
       const first = newBus({ leaseMs: 2000 });
+      // The second process starts looking once the first holds the batch: before that, both
+      // claiming at once is a fair split (SKIP LOCKED), not what this test is about.
+      let claimed!: () => void;
+      const firstClaimed = new Promise<void>((resolve) => (claimed = resolve));
       first.on('ThingCreated', async (event) => {
+        claimed();
         await sleep(slowMs);
         deliveries.push(`first ${event.payload.n}`);
       });
@@ -237,6 +242,7 @@ describeEachDatabase('event bus start with a backlog', (db) => {
       buses.push(second);
       second.on('ThingCreated', (event) => void deliveries.push(`second ${event.payload.n}`));
       await first.start();
+      await firstClaimed;
       for (let i = 0; i < 200 && deliveries.length < events.length; i++) {
         await second.dispatchPending();
         await sleep(25);
