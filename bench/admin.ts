@@ -25,13 +25,12 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { pack } from '../scripts/pack.js';
 import { addEntity, generateApp, productSpec } from '../scripts/generate.js';
+import { chromiumPath, openBrowser } from '../test/e2e/support/browser.js';
 import { startDemo } from '../test/e2e/support/demo.js';
 import { scratchFolder } from '../test/e2e/support/workspace.js';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const userCache = process.env.BENCH_ADMIN_NPM_CACHE === 'user';
 const work = mkdtempSync(join(tmpdir(), 'slicekit-bench-admin-'));
 const keep = process.env.KEEP_BENCH === '1';
@@ -167,21 +166,9 @@ function bundleSize(dir: string): { raw: number; gzip: number; files: string[] }
  * (performance.now() counts from the navigation's start), checked on each animation frame.
  */
 async function firstTableRender(url: string): Promise<{ firstVisit: number; reload: number }> {
-  const profile = mkdtempSync(join(tmpdir(), 'slicekit-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await openBrowser('bench-admin');
   try {
-    const page = context.pages()[0] ?? (await context.newPage());
+    const { page } = browser;
     const rendered = async () =>
       (await (
         await page.waitForFunction(
@@ -196,8 +183,7 @@ async function firstTableRender(url: string): Promise<{ firstVisit: number; relo
     const reload = await rendered();
     return { firstVisit, reload };
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await browser.close();
   }
 }
 
