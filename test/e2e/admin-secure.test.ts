@@ -88,6 +88,27 @@ describe('admin UI of DEMO=shop-secure npm run demo on sqlite (Chromium)', funct
     );
   });
 
+  it("lets a clerk run the customer's Update (PUT /{id}) from its show page", async () => {
+    // The edit form is the merge patch; the PUT update is a button with its own form.
+    await goto(`customers/${encodeURIComponent(customer.id)}/show`);
+    const form = page()
+      .locator('form')
+      .filter({ has: page().getByRole('button', { name: 'Update' }) });
+    // It starts from the row's values; only its parameters are sent.
+    expect(await form.getByLabel('Email').inputValue()).to.equal(customer.email);
+    await form.getByLabel('Name').fill(`Sec ${stamp} Lima`);
+    const sent = page().waitForRequest((req) => req.method() === 'PUT');
+    await form.getByRole('button', { name: 'Update' }).click();
+    expect(new URL((await sent).url()).pathname).to.equal(`/v1/customers/${customer.id}`);
+    expect(JSON.parse((await sent).postData()!)).to.have.keys('email', 'name');
+    await waitFor(
+      async () =>
+        (await admin.api<Customer>(`/customers/${customer.id}`, as(clerk))).body.name ===
+        `Sec ${stamp} Lima`,
+      'the update',
+    );
+  });
+
   it('shows a clerk the 403 of an admin-only delete and keeps them signed in', async () => {
     await goto(`customers/${encodeURIComponent(customer.id)}/show`);
     await page().getByRole('button', { name: 'Delete' }).click();

@@ -1,7 +1,7 @@
 // An entity's action (`POST /v1/<resource>/{id}/<segment>`) on its show page: a button named after
 // it, or a small form when it takes parameters. It waits for the answer (a second click does
 // nothing meanwhile) and is disabled, with the reason beside it, when a precondition does not hold.
-import { useId, useState, type ReactNode } from 'react';
+import { Children, isValidElement, useId, useState, type ReactNode } from 'react';
 import {
   Button,
   Form,
@@ -38,6 +38,19 @@ function refusal(
   return `Allowed only when ${unmet.map(([field, values]) => `${field} is ${values.join(' or ')}`).join(' and ')}`;
 }
 
+/**
+ * The form's values of its own inputs: the form starts from the row (an update's inputs show the
+ * current values), and the route takes its parameters alone.
+ */
+function parameters(children: ReactNode, data: Record<string, unknown>): Record<string, unknown> {
+  const sources = Children.toArray(children).flatMap((child) =>
+    isValidElement<{ source?: unknown }>(child) && typeof child.props.source === 'string'
+      ? [child.props.source]
+      : [],
+  );
+  return Object.fromEntries(sources.map((source) => [source, data[source]]));
+}
+
 // (No double braces in these files: the app generator renders them as Handlebars templates.)
 const row = { display: 'flex', alignItems: 'center', gap: '0.5rem' } as const;
 
@@ -72,7 +85,7 @@ export function ActionButton({ label, segment, verb, when, children }: ActionBut
   return (
     <section style={row}>
       {children ? (
-        <Form onSubmit={(data: Record<string, unknown>) => run(data)}>
+        <Form onSubmit={(data: Record<string, unknown>) => run(parameters(children, data))}>
           {children}
           <SaveButton
             label={label}
