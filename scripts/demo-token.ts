@@ -26,11 +26,15 @@ function first(value: string | undefined): string | undefined {
   return value?.split(',')[0]?.trim() || undefined;
 }
 
-/** An HS256 token for `caller`, valid for 12 hours, in the claims `env` names. */
+/**
+ * An HS256 token for `caller`, in the claims `env` names, valid for `lifetimeSeconds` (12 hours;
+ * a negative lifetime makes a token that has already expired).
+ */
 export function mintToken(
   secret: string,
   caller: DemoCaller,
   env: NodeJS.ProcessEnv = process.env,
+  lifetimeSeconds = 12 * 3600,
 ): string {
   const now = Math.floor(Date.now() / 1000);
   const claims: Record<string, unknown> = {
@@ -38,7 +42,7 @@ export function mintToken(
     [env.AUTH_ROLES_CLAIM?.trim() || 'roles']: [...caller.roles],
     [env.AUTH_TENANT_CLAIM?.trim() || 'tenant']: caller.tenant,
     iat: now,
-    exp: now + 12 * 3600,
+    exp: now + lifetimeSeconds,
   };
   const issuer = first(env.AUTH_ISSUER);
   const audience = first(env.AUTH_AUDIENCE);

@@ -7,6 +7,7 @@ import { SlicekitError } from '@slicekit/runtime/domain';
 import type { ActionType, NodePlopAPI } from 'plop';
 import { savedSpecPath, type AppModel } from '../model/app.js';
 import { adminResourcesFile } from './admin-index.js';
+import { addAdminModules } from './admin-modules.js';
 import { writeAppWide } from './app-wide-file.js';
 import { appEventsFile } from './events-index.js';
 import type { EntityModel } from '../model/types.js';
@@ -185,7 +186,7 @@ export function entityActions(options: EntityActionOptions): ActionType[] {
     }))
     .concat(options.extraActions ?? [])
     .concat(sliceBase(model).hasEvents ? [writeAppWide(appEventsFile, options.app)] : [])
-    .concat([writeAppWide(adminResourcesFile, options.app)])
+    .concat([addAdminModules(appDir), writeAppWide(adminResourcesFile, options.app)])
     .concat([saveBaseCopy(model, appDir, written, files.length)])
     .concat(filesExist && options.plop ? [reportKeptFiles(model, kept)] : []);
 }

@@ -10,6 +10,7 @@ import { BASE_ROOT, tableSnapshot, writeBase } from '../upgrade/base.js';
 import { renderSlice } from '../upgrade/render.js';
 import { createMigrationName, existingMigration } from './actions.js';
 import { adminResourcesFile } from './admin-index.js';
+import { adminModulesPlan, lacking } from './admin-modules.js';
 import { appWideChange } from './app-wide-file.js';
 import { appEventsFile } from './events-index.js';
 import { relationFileChanges } from './relation-files.js';
@@ -89,6 +90,11 @@ export function appWidePlan(
     const admin = await appWideChange(adminResourcesFile, app);
     const lines = [
       ...(events ? [line('update', events.path, "every slice's events")] : []),
+      ...adminModulesPlan(app.dir).map(({ path, add, lacks }) =>
+        add
+          ? line('add', path, 'the admin pages import it')
+          : line('keep', path, lacking(path, lacks)),
+      ),
       ...(admin ? [line('update', admin.path, "every slice's admin pages")] : []),
       ...relations.map(({ path }) =>
         line(existsSync(join(app.dir, path)) ? 'update' : 'add', path, 'relations'),

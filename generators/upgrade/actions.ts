@@ -10,6 +10,7 @@ import { loadSpecFile } from '../model/load.js';
 import type { EntityModel } from '../model/types.js';
 import { createMigrationName, entityActions } from '../entity/actions.js';
 import { adminResourcesFile } from '../entity/admin-index.js';
+import { addAdminModules } from '../entity/admin-modules.js';
 import { writeAppWide } from '../entity/app-wide-file.js';
 import { appEventsFile } from '../entity/events-index.js';
 import { sliceBase } from '../entity/views/index.js';
@@ -166,6 +167,7 @@ export function upgradeActions(options: UpgradeOptions): ActionType[] {
         },
     ),
     ...(sliceBase(model).hasEvents ? [writeAppWide(appEventsFile, options.app)] : []),
+    addAdminModules(appDir),
     writeAppWide(adminResourcesFile, options.app),
     async function saveBaseCopy() {
       const { theirs } = await ready();

@@ -86,8 +86,17 @@ describe('admin UI of npm run demo (Chromium)', function () {
     expect((await api<Product>(`/products/${created!.id}`)).price).to.equal(99);
   });
 
-  it('runs an action from its button on the show page', async () => {
+  it('runs actions from the show page: a form of its parameter, then a button', async () => {
     await admin.page.goto(`${admin.url}/admin#/products/${encodeURIComponent(created!.id)}/show`);
+    // Approve's form starts from the row; only its parameter is sent.
+    await admin.page.getByLabel('By user').fill('alice');
+    const sent = admin.page.waitForRequest((req) => req.url().endsWith('/approval'));
+    await admin.page.getByRole('button', { name: 'Approve' }).click();
+    expect(JSON.parse((await sent).postData()!)).to.deep.equal({ byUser: 'alice' });
+    await waitFor(
+      async () =>
+        (await api<{ updatedBy: string }>(`/products/${created!.id}`)).updatedBy === 'alice',
+    );
     await admin.page.getByRole('button', { name: 'Discontinue' }).click();
     await waitFor(async () => (await api<Product>(`/products/${created!.id}`)).isDiscontinued);
   });

@@ -48,9 +48,13 @@ export interface ListParams {
   signal?: AbortSignal;
 }
 
-/** An action (`POST /v1/<resource>/{id}/<segment>`) as the admin's action buttons call it. */
+/**
+ * An action or an update of a row (`POST /v1/<resource>/{id}/<segment>`) as the admin's buttons
+ * call it; the segment `''` is the row's own update (`PUT /v1/<resource>/{id}`).
+ */
 export interface ActionParams {
   id: string | number;
+  /** The route's last segment: `approval`; `''`: the row itself. */
   segment: string;
   verb?: 'POST' | 'PUT' | 'PATCH';
   data?: Record<string, unknown>;
@@ -271,12 +275,19 @@ export function createDataProvider(options: DataProviderOptions = {}) {
 
     /** Calls an action route of a row; answers the row as the action left it. */
     async action(resource: string, params: ActionParams) {
-      const res = await call(path(resource, params.id, `/${params.segment}`), {
+      // No segment: the row's own update route (`/{id}`, never `/{id}/`), keyed as updates are. A
+      // named segment is an action or an update method (`/{id}/discontinue`), which the button
+      // does not tell apart: it gets a key when either requires one (an unguarded route ignores it).
+      const own = params.segment === '';
+      const key = own
+        ? keyFor(resource, 'update')
+        : { ...keyFor(resource, 'update'), ...keyFor(resource, 'action') };
+      const res = await call(path(resource, params.id, own ? '' : `/${params.segment}`), {
         method: params.verb ?? 'POST',
         ...(params.data && Object.keys(params.data).length > 0
           ? { body: JSON.stringify(params.data) }
           : {}),
-        headers: keyFor(resource, 'action'),
+        headers: key,
       });
       return { data: res.status === 204 ? undefined : await withEtag(res) };
     },

@@ -4,7 +4,7 @@
 // a collision then fails the command and names the file. test/e2e/upgrade-<database>.test.ts run
 // it on SQLite, PostgreSQL and MySQL, each a file of its own so that the three run side by side.
 import { expect } from 'chai';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { productSpec } from '../../../scripts/generate.js';
 import { useDatabase, type DatabaseHandle, type Dialect } from '../../support/services.js';
@@ -16,6 +16,8 @@ const plop = join(repoRoot, 'node_modules/plop/bin/plop.js');
 const SPEC = 'src/slices/products/product.entity.yaml';
 const ENTITY = 'src/slices/products/product.entity.ts';
 const TESTS = 'test/products.test.ts';
+const NESTED = 'admin/src/nested.tsx';
+const ACTIONS = 'admin/src/actions.tsx';
 
 /** What a command that must fail printed, or 'exited 0' when it did not fail. */
 const failureOf = (command: Promise<unknown>) =>
@@ -103,9 +105,17 @@ export function describeUpgrade(dialect: Dialect): void {
         "\n\n  it('keeps a test of my own', () => {\n    expect(1 + 1).to.equal(2);\n  });\n});\n",
       );
       edit(SPEC, 'fields:\n', 'fields:\n  note: { type: string, maxLength: 200 }\n');
+      // The admin as an earlier slicekit made it: no nested links, no RestoreButton.
+      rmSync(join(app, NESTED));
+      edit(ACTIONS, /\n\/\*\*\n \* A soft-deleted row's[\s\S]*$/, '');
       const before = read(ENTITY);
       const output = await entity(SPEC, '--dry-run');
       expect(output).to.contain('dry run: nothing is written');
+      expect(output).to.match(/ add +admin\/src\/nested\.tsx \(the admin pages import it\)/);
+      expect(output).to.match(
+        / keep +admin\/src\/actions\.tsx \(yours, kept; it has no RestoreButton/,
+      );
+      expect(existsSync(join(app, NESTED))).to.equal(false);
       const addColumn = dialect === 'mysql' ? 'add' : 'add column';
       expect(output).to.contain(
         `alter table ${q(db, 'products')} ${addColumn} ${q(db, 'note')} varchar(200)`,
@@ -116,8 +126,12 @@ export function describeUpgrade(dialect: Dialect): void {
 
     it('upgrades: a migration, the edits kept, and the app migrates with its rows', async () => {
       const [{ count }] = (await db.knex('products').count({ count: '*' })) as [{ count: unknown }];
-      await entity(SPEC);
+      const upgrade = await entity(SPEC);
       expect(migrations()).to.have.length(2);
+      // The missing admin module added as a new app has it; the user's own one kept, and named.
+      expect(read(NESTED)).to.equal(readFileSync(join(repoRoot, 'templates/app', NESTED), 'utf8'));
+      expect(read(ACTIONS)).not.to.contain('RestoreButton');
+      expect(upgrade).to.contain(`[KEPT] ${ACTIONS} (yours, kept; it has no RestoreButton`);
       expect(read(ENTITY)).to.contain('Math.round(price * 100) / 100;');
       expect(read(ENTITY)).to.contain('note: string | null;');
       expect(read(TESTS)).to.contain('keeps a test of my own');

@@ -164,6 +164,24 @@ describe('admin data provider against the runtime', function () {
     expect((await dp.getOne('notes', { id: 'n1' })).data).to.include({ text: 'second' });
   });
 
+  it("calls a row's own update (a show page button with no segment) at /{id}, with the update's key", async () => {
+    // A merge-patch entity's edit form is the PATCH; its PUT update is a button on the show page.
+    const dp = provider({ notes: { update: true } });
+    const { data } = await dp.action('notes', {
+      id: 'n1',
+      segment: '',
+      verb: 'PUT',
+      data: { text: 'by button' },
+    });
+    expect(seen.at(-1)).to.include({ method: 'PUT', url: '/notes/n1' });
+    expect(seen.at(-1)!.headers['x-idempotency-key']).to.match(/^[0-9a-f-]{36}$/);
+    expect(data).to.include({ id: 'n1', text: 'by button' });
+    // An update method of its own segment (`PUT /{id}/revise`) is keyed as an update too.
+    await dp.action('notes', { id: 'n1', segment: 'revise', verb: 'PUT' }).catch(() => undefined);
+    expect(seen.at(-1)).to.include({ method: 'PUT', url: '/notes/n1/revise' });
+    expect(seen.at(-1)!.headers['x-idempotency-key']).to.match(/^[0-9a-f-]{36}$/);
+  });
+
   it("maps a problem's field errors to the fields, beside which the form shows them", async () => {
     const error = (await provider()
       .create('notes', { data: { text: 'x'.repeat(21) } })

@@ -1,7 +1,8 @@
 // An entity's action (`POST /v1/<resource>/{id}/<segment>`) on its show page: a button named after
 // it, or a small form when it takes parameters. It waits for the answer (a second click does
 // nothing meanwhile) and is disabled, with the reason beside it, when a precondition does not hold.
-import { useId, useState, type ReactNode } from 'react';
+// A soft-deleted row's Restore button in the list calls its route the same way.
+import { Children, isValidElement, useId, useState, type ReactNode } from 'react';
 import {
   Button,
   Form,
@@ -38,41 +39,66 @@ function refusal(
   return `Allowed only when ${unmet.map(([field, values]) => `${field} is ${values.join(' or ')}`).join(' and ')}`;
 }
 
+/**
+ * The form's values of its own inputs: the form starts from the row (an update's inputs show the
+ * current values), and the route takes its parameters alone.
+ */
+function parameters(children: ReactNode, data: Record<string, unknown>): Record<string, unknown> {
+  const sources = Children.toArray(children).flatMap((child) =>
+    isValidElement<{ source?: unknown }>(child) && typeof child.props.source === 'string'
+      ? [child.props.source]
+      : [],
+  );
+  return Object.fromEntries(sources.map((source) => [source, data[source]]));
+}
+
 // (No double braces in these files: the app generator renders them as Handlebars templates.)
 const row = { display: 'flex', alignItems: 'center', gap: '0.5rem' } as const;
 
-export function ActionButton({ label, segment, verb, when, children }: ActionButtonProps) {
+/**
+ * A route of the row in context (an action, an update, a restore), called once at a time: it says
+ * `done` and refreshes the page, or shows the API's problem and answers its field errors.
+ */
+function useRowRoute(label: string) {
   const record = useRecordContext();
   const resource = useResourceContext();
   const dataProvider = useDataProvider<SlicekitDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
   const [pending, setPending] = useState(false);
-  const reasonId = useId();
-  if (!record || !resource) return null;
-  const reason = refusal(record, when);
-
-  const run = async (data?: Record<string, unknown>) => {
-    if (pending) return;
+  const call = async (params: Omit<ActionParams, 'id'>) => {
+    if (pending || !record || !resource) return undefined;
     setPending(true);
     try {
-      await dataProvider.action(resource, { id: record.id, segment, verb, data });
+      await dataProvider.action(resource, { id: record.id, ...params });
       notify(`${label}: done`, { type: 'success' });
       refresh();
+      return undefined;
     } catch (error) {
       notify(error instanceof Error ? error.message : String(error), { type: 'error' });
-      // Field errors of the parameters, beside their inputs.
       return (error as { body?: { errors?: Record<string, string> } }).body?.errors;
     } finally {
       setPending(false);
     }
   };
+  return { record: resource ? record : undefined, pending, call };
+}
 
+export function ActionButton({ label, segment, verb, when, children }: ActionButtonProps) {
+  const { record, pending, call } = useRowRoute(label);
+  const reasonId = useId();
+  if (!record) return null;
+  const reason = refusal(record, when);
   const explained = reason ? { 'aria-describedby': reasonId } : {};
   return (
     <section style={row}>
       {children ? (
-        <Form onSubmit={(data: Record<string, unknown>) => run(data)}>
+        // The form shows the field errors `call` answers beside their inputs.
+        <Form
+          onSubmit={(data: Record<string, unknown>) =>
+            call({ segment, verb, data: parameters(children, data) })
+          }
+        >
           {children}
           <SaveButton
             label={label}
@@ -85,7 +111,7 @@ export function ActionButton({ label, segment, verb, when, children }: ActionBut
       ) : (
         <Button
           label={label}
-          onClick={() => void run()}
+          onClick={() => void call({ segment, verb })}
           disabled={Boolean(reason) || pending}
           variant="outlined"
           {...explained}
@@ -101,34 +127,15 @@ export function ActionButton({ label, segment, verb, when, children }: ActionBut
  * deleted rows the list shows when its `Deleted rows` filter asks for them.
  */
 export function RestoreButton({ label = 'Restore' }: { label?: string }) {
-  const record = useRecordContext();
-  const resource = useResourceContext();
-  const dataProvider = useDataProvider<SlicekitDataProvider>();
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const [pending, setPending] = useState(false);
-  if (!record || !resource) return null;
-  if (record.deletedOn === null || record.deletedOn === undefined) return null;
-  const restore = async () => {
-    if (pending) return;
-    setPending(true);
-    try {
-      await dataProvider.action(resource, { id: record.id, segment: 'restore' });
-      notify(`${label}: done`, { type: 'success' });
-      refresh();
-    } catch (error) {
-      notify(error instanceof Error ? error.message : String(error), { type: 'error' });
-    } finally {
-      setPending(false);
-    }
-  };
+  const { record, pending, call } = useRowRoute(label);
+  if (record?.deletedOn === null || record?.deletedOn === undefined) return null;
   return (
     <Button
       label={label}
       onClick={(event) => {
         // The row itself opens its show page, which a deleted row does not have.
         event.stopPropagation();
-        void restore();
+        void call({ segment: 'restore' });
       }}
       disabled={pending}
     />
