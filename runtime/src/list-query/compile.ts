@@ -105,6 +105,17 @@ export function buildListQueries(
   query: ListQuery,
   options: ListQueryBuildOptions & { extraRows?: number } = {},
 ): ListQueries {
+  const { page, count, dialect } = planListQueries(knex, resource, query, options);
+  return { page, count: count(), dialect };
+}
+
+/** The page query of `buildListQueries`, and its count query built only when asked for. */
+export function planListQueries(
+  knex: Knex,
+  resource: ListResource<unknown>,
+  query: ListQuery,
+  options: ListQueryBuildOptions & { extraRows?: number } = {},
+): Omit<ListQueries, 'count'> & { count: () => Knex.QueryBuilder } {
   const d = dialectFor(knex);
   const names = namer(d, resource.table);
   const caller = options.caller ?? asListCaller(options.principal);
@@ -198,7 +209,8 @@ export function buildListQueries(
     });
   } else {
     page = knex.from(resource.table);
-    page.select(columns.map((s) => knex.raw(s)));
+    // One raw for the whole list: Knex compiles each raw apart.
+    page.select(knex.raw(columns.join(', ')));
     where(page, joins.page);
     if (cursor) {
       const seek = seekCondition(d, order, cursor.values);
@@ -209,9 +221,13 @@ export function buildListQueries(
     if (offset > 0) page.offset(offset);
   }
 
-  const count = knex.from(resource.table);
-  count.select(knex.raw('COUNT(*) AS total'));
-  where(count, joins.count);
+  // Only a count mode that counts needs it (and calls the scope again).
+  const count = () => {
+    const qb = knex.from(resource.table);
+    qb.select(knex.raw('COUNT(*) AS total'));
+    where(qb, joins.count);
+    return qb;
+  };
   return { page, count, dialect: d };
 }
 

@@ -45,7 +45,8 @@ async function boundedCount(
 export async function countTotal(
   mode: CountMode,
   seen: PageSeen,
-  count: Knex.QueryBuilder,
+  /** Builds the `COUNT(*)` query (only a count that runs one asks for it). */
+  counting: () => Knex.QueryBuilder,
   context: {
     knex: Knex;
     dialect: ListQueryDialect;
@@ -63,6 +64,7 @@ export async function countTotal(
   // Never fewer than the rows the page has already shown to exist.
   const shown =
     offset === undefined || seen.rows === 0 ? 0 : offset + seen.rows + (seen.more ? 1 : 0);
+  const count = counting();
   const rows = count.clone().clearSelect().select(knex.raw('1'));
   if (mode === 'estimated') {
     const estimate = await dialect.estimateCount(knex, rows, threshold, run);

@@ -21,12 +21,26 @@ type QueryShape = Pick<ListQuery, 'filters' | 'groups' | 'select' | 'search' | '
 /** Only the member types matter to where the keys point, so a plain namer will do. */
 const plainNames = { base: (column: string) => column, of: (_: string, column: string) => column };
 
+/** Each list's signing keys by secret, derived once. */
+const signingKeys = new WeakMap<object, Map<string | undefined, Buffer>>();
+
 /**
  * The signing key: `secret` when given, else one derived from the list's table and members, the
  * same in every process. The derived key makes a cursor tamper-evident and bound to its list, not
  * unforgeable; a cursor only names where a page starts, and every page still applies the scope.
  */
 function signingKey(resource: ListResource<unknown>, secret: string | undefined): Buffer {
+  const known = signingKeys.get(resource)?.get(secret);
+  if (known) return known;
+  const key = deriveKey(resource, secret);
+  const keys = signingKeys.get(resource) ?? new Map<string | undefined, Buffer>();
+  // A route has one secret; a bounded map keeps a caller passing many from growing it.
+  if (keys.size >= 16) keys.clear();
+  signingKeys.set(resource, keys.set(secret, key));
+  return key;
+}
+
+function deriveKey(resource: ListResource<unknown>, secret: string | undefined): Buffer {
   const members = resource.members.map(
     (m) => `${m.property}:${m.kind}${m.kind === 'scalar' ? `:${m.type}` : ''}`,
   );

@@ -1,7 +1,7 @@
 // `runListQuery`: runs a parsed list query and shapes the `PagedResponse`: the page by number or
 // by cursor, the cursors of the pages beside it, and the total as the count mode says.
 import type { Knex } from 'knex';
-import { buildListQueries, type ListQueryBuildOptions } from './compile.js';
+import { planListQueries, type ListQueryBuildOptions } from './compile.js';
 import { countTotal } from './count.js';
 import { makeCursor } from './cursor.js';
 import { dialectFor, type ListStatementRunner } from '../sql/index.js';
@@ -53,17 +53,18 @@ export async function runListQuery<Dto>(
   options: RunListQueryOptions = {},
 ): Promise<PagedResponse<Dto>> {
   const list = resource as ListResource<unknown>;
-  // One row more than the page tells whether another page follows.
-  const { page, count } = buildListQueries(knex, list, query, { ...options, extraRows: 1 });
-  // A connection of its own where the engine's SQL functions must exist on it (SQLite).
+  // A connection of its own where the engine's SQL functions must exist on it (SQLite), taken
+  // first: for a search it brings the search indexes the query is built with up to date.
   const client = knex.client as { releaseConnection(connection: unknown): Promise<unknown> };
   const dialect = dialectFor(knex);
-  const connection = await dialect.functionsConnection(knex);
+  const connection = await dialect.functionsConnection(knex, { search: !!query.search });
   const run: ListStatementRunner = (statement) =>
     (connection && 'connection' in statement
       ? statement.connection(connection)
       : statement) as unknown as Promise<unknown>;
   try {
+    // One row more than the page tells whether another page follows.
+    const { page, count } = planListQueries(knex, list, query, { ...options, extraRows: 1 });
     const rows = await withConnection<Row[]>(page, connection);
     const more = rows.length > query.pageSize;
     if (more) rows.length = query.pageSize;

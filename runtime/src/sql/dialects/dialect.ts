@@ -132,8 +132,10 @@ export interface ListQueryDialect {
   /**
    * A connection on which the list query's own SQL functions exist, to run its statements on
    * (release it with `knex.client.releaseConnection`), or undefined when any connection will do.
+   * With `search`, what `searchIndexed` reads is brought up to date first (SQLite reads its
+   * search indexes from the schema when it changed), so the query built next can use them.
    */
-  functionsConnection(knex: Knex): Promise<unknown>;
+  functionsConnection(knex: Knex, options?: { search?: boolean }): Promise<unknown>;
   /**
    * A cheap number for the rows of `rows` (a `SELECT 1 FROM ... WHERE ...`, no order or paging):
    * the planner's estimate, or an exact count stopped past `threshold`. Undefined when the

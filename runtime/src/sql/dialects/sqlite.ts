@@ -84,9 +84,10 @@ export const sqlite: Dialect = {
     ),
   }),
   searchIndexed: ftsCondition,
-  // slicekit_lower() must exist on the very connection that runs the query; the search indexes
-  // are read from its schema when it changed, for the next query's search.
-  async functionsConnection(knex) {
+  // slicekit_lower() must exist on the very connection that runs the query. For a search, the
+  // search indexes are read from its schema when it changed (a statement of its own, which a
+  // list without a search does not pay).
+  async functionsConnection(knex, options) {
     const client = knex.client as {
       acquireConnection(): Promise<unknown>;
       releaseConnection(connection: unknown): Promise<unknown>;
@@ -94,7 +95,7 @@ export const sqlite: Dialect = {
     const connection = await client.acquireConnection();
     try {
       registerSqliteFunctions(connection);
-      readSearchIndexes(knex.client, connection);
+      if (options?.search) readSearchIndexes(knex.client, connection);
     } catch (error) {
       // A locked file (SQLITE_BUSY) fails the schema read: the connection goes back to the pool.
       await client.releaseConnection(connection);
