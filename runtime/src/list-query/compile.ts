@@ -109,13 +109,23 @@ export function buildListQueries(
   return { page, count: count(), dialect };
 }
 
-/** The page query of `buildListQueries`, and its count query built only when asked for. */
+/** The page query of `buildListQueries`; the queries over its rows built only when asked for. */
+export interface ListPlan {
+  page: Knex.QueryBuilder;
+  /** `SELECT COUNT(*) AS total` over the page's conditions. */
+  count: () => Knex.QueryBuilder;
+  /** `SELECT 1` over the page's conditions, no order or paging (what a bounded count reads). */
+  rows: () => Knex.QueryBuilder;
+  dialect: SqlDialect;
+}
+
+/** `buildListQueries`, with the count built only when a count mode needs it. */
 export function planListQueries(
   knex: Knex,
   resource: ListResource<unknown>,
   query: ListQuery,
   options: ListQueryBuildOptions & { extraRows?: number } = {},
-): Omit<ListQueries, 'count'> & { count: () => Knex.QueryBuilder } {
+): ListPlan {
   const d = dialectFor(knex);
   const names = namer(d, resource.table);
   const caller = options.caller ?? asListCaller(options.principal);
@@ -221,14 +231,14 @@ export function planListQueries(
     if (offset > 0) page.offset(offset);
   }
 
-  // Only a count mode that counts needs it (and calls the scope again).
-  const count = () => {
+  // Only a count mode that counts needs them (and calls the scope again).
+  const matching = (what: string) => () => {
     const qb = knex.from(resource.table);
-    qb.select(knex.raw('COUNT(*) AS total'));
+    qb.select(knex.raw(what));
     where(qb, joins.count);
     return qb;
   };
-  return { page, count, dialect: d };
+  return { page, count: matching('COUNT(*) AS total'), rows: matching('1'), dialect: d };
 }
 
 export type { Member };

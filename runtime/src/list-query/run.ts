@@ -64,8 +64,8 @@ export async function runListQuery<Dto>(
       : statement) as unknown as Promise<unknown>;
   try {
     // One row more than the page tells whether another page follows.
-    const { page, count } = planListQueries(knex, list, query, { ...options, extraRows: 1 });
-    const rows = await withConnection<Row[]>(page, connection);
+    const plan = planListQueries(knex, list, query, { ...options, extraRows: 1 });
+    const rows = await withConnection<Row[]>(plan.page, connection);
     const more = rows.length > query.pageSize;
     if (more) rows.length = query.pageSize;
     const cursor = query.cursor;
@@ -78,7 +78,7 @@ export async function runListQuery<Dto>(
     const total = await countTotal(
       options.count ?? resource.count,
       { rows: rows.length, more: !backward && more, offset },
-      count,
+      plan,
       {
         knex,
         dialect,

@@ -138,8 +138,9 @@ export interface ListQueryDialect {
   functionsConnection(knex: Knex, options?: { search?: boolean }): Promise<unknown>;
   /**
    * A cheap number for the rows of `rows` (a `SELECT 1 FROM ... WHERE ...`, no order or paging):
-   * the planner's estimate, or an exact count stopped past `threshold`. Undefined when the
-   * estimate is below `threshold`: the caller then counts exactly, which is then cheap.
+   * the planner's estimate, or where the database keeps none a lower bound of `threshold + 1`
+   * once it has seen that many rows exist. Undefined when the estimate is below `threshold` (or
+   * no more than `threshold` rows exist): the caller then counts exactly, which is then cheap.
    */
   estimateCount(
     knex: Knex,
