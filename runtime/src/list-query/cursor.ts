@@ -97,6 +97,26 @@ function keyValues(keys: readonly OrderKey[], row: Record<string, unknown>): Key
   });
 }
 
+/**
+ * Makes the cursors of one page of `query`: the page after (`next`) or before (`previous`) a
+ * row. What the cursors share (order keys, query digest, signing key) is worked out once.
+ */
+export function cursorMaker(
+  resource: ListResource<unknown>,
+  query: QueryShape,
+  secret?: string,
+): (row: Record<string, unknown>, direction: ListCursor['direction']) => string {
+  const keys = orderKeys(resource, query, plainNames);
+  const digest = queryDigest(query);
+  const key = signingKey(resource, secret);
+  return (row, direction) => {
+    const body = Buffer.from(
+      JSON.stringify({ d: direction === 'next' ? 'n' : 'p', k: keyValues(keys, row), q: digest }),
+    ).toString('base64url');
+    return `${body}.${tagOf(key, body).toString('base64url')}`;
+  };
+}
+
 /** The cursor of the page after (`next`) or before (`previous`) `row`. */
 export function makeCursor(
   resource: ListResource<unknown>,
@@ -105,15 +125,7 @@ export function makeCursor(
   direction: ListCursor['direction'],
   secret?: string,
 ): string {
-  const keys = orderKeys(resource, query, plainNames);
-  const body = Buffer.from(
-    JSON.stringify({
-      d: direction === 'next' ? 'n' : 'p',
-      k: keyValues(keys, row),
-      q: queryDigest(query),
-    }),
-  ).toString('base64url');
-  return `${body}.${tagOf(signingKey(resource, secret), body).toString('base64url')}`;
+  return cursorMaker(resource, query, secret)(row, direction);
 }
 
 function coerceKey(key: OrderKey, value: unknown): FilterScalar | null {

@@ -3,11 +3,10 @@
 import type { Knex } from 'knex';
 import { planListQueries, type ListQueryBuildOptions } from './compile.js';
 import { countTotal } from './count.js';
-import { makeCursor } from './cursor.js';
+import { cursorMaker } from './cursor.js';
 import { dialectFor, type ListStatementRunner } from '../sql/index.js';
 import type { ListResource } from './resource.js';
 import { loadCollections } from './related.js';
-import { selectedMembers } from './select.js';
 import { rowToDto } from './to-dto.js';
 import type { CountMode, ListQuery, PagedResponse } from './types.js';
 
@@ -87,16 +86,20 @@ export async function runListQuery<Dto>(
         max: options.exactCountMax,
       },
     );
+    const cursorOf =
+      (hasNextPage || hasPreviousPage) && cursorMaker(list, query, options.cursorSecret);
     const cursorAt = (row: Row | undefined, direction: 'next' | 'previous') =>
-      row ? makeCursor(list, query, row, direction, options.cursorSecret) : null;
+      row && cursorOf ? cursorOf(row, direction) : null;
     const nextCursor = hasNextPage ? cursorAt(rows.at(-1), 'next') : null;
     const previousCursor = hasPreviousPage ? cursorAt(rows[0], 'previous') : null;
-    const shown = selectedMembers(list.members, query.select);
-    await loadCollections(knex, list, rows, {
-      connection,
-      members: shown,
-      caller: options.caller ?? options.principal ?? '',
-    });
+    const shown = plan.shown;
+    if (shown.some((m) => m.kind === 'collection')) {
+      await loadCollections(knex, list, rows, {
+        connection,
+        members: shown,
+        caller: options.caller ?? options.principal ?? '',
+      });
+    }
     return {
       items: query.select
         ? rows.map((row) => rowToDto(shown, row) as Dto)
