@@ -132,15 +132,13 @@ export interface ListQueryDialect {
   /**
    * A connection on which the list query's own SQL functions exist, to run its statements on
    * (release it with `knex.client.releaseConnection`), or undefined when any connection will do.
-   * With `search`, what `searchIndexed` reads is brought up to date first (SQLite reads its
-   * search indexes from the schema when it changed), so the query built next can use them.
+   * With `search`, what `searchIndexed` reads is first brought up to date for the query built next.
    */
   functionsConnection(knex: Knex, options?: { search?: boolean }): Promise<unknown>;
   /**
    * A cheap number for the rows of `rows` (a `SELECT 1 FROM ... WHERE ...`, no order or paging):
-   * the planner's estimate, or where the database keeps none a lower bound of `threshold + 1`
-   * once it has seen that many rows exist. Undefined when the estimate is below `threshold` (or
-   * no more than `threshold` rows exist): the caller then counts exactly, which is then cheap.
+   * the planner's estimate, or where there is none `threshold + 1` as a lower bound once that
+   * many rows exist. Undefined below `threshold`: the caller then counts exactly, then cheap.
    */
   estimateCount(
     knex: Knex,
