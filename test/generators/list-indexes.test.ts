@@ -103,7 +103,8 @@ describeEachDatabase('the indexes of a list', (db) => {
     }));
     await db.knex.batchInsert('notes', rows, 100);
     const app = await appOf(join(dir, 'first'), db.knex);
-    // Twice: SQLite reads which search indexes there are on a query's connection, for the next.
+    // Twice: the first search of a process reads which search indexes SQLite has, the second
+    // finds them known.
     for (const term of ['meeting', 'meeting']) {
       const res = await request(app).get('/v1/notes').query({ search: term, pageSize: 50 });
       expect(res.status).to.equal(200);

@@ -5,13 +5,13 @@ import { asListCaller, collectionFrom, visibleCondition, type ListCaller } from 
 import { filterFragment, type Fragment } from './conditions.js';
 import { dialectFor, type ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { Member, RelationMember } from './members.js';
-import { expressionOf, orderByTerms, orderKeys, reversed, seekCondition } from './order.js';
+import { expressionOf, seekCondition } from './order.js';
 import { groupConditions } from './parse-groups.js';
 import type { QueryTarget } from './paths.js';
 import type { ListResource } from './resource.js';
 import { searchFragment, searchedRelations, type ColumnNamer } from './search.js';
-import { selectedMembers } from './select.js';
-import { deferredPage, innerJoined, join, namer, selections } from './page-sql.js';
+import { deferredPage, innerJoined, join } from './page-sql.js';
+import { queryShape } from './shape.js';
 import type { FilterOperation, ListFilter, ListFilterGroup, ListQuery } from './types.js';
 
 /** Options shared by `buildListQueries` and `runListQuery`. */
@@ -105,8 +105,32 @@ export function buildListQueries(
   query: ListQuery,
   options: ListQueryBuildOptions & { extraRows?: number } = {},
 ): ListQueries {
+  const { page, count, dialect } = planListQueries(knex, resource, query, options);
+  return { page, count: count(), dialect };
+}
+
+/** The page query of `buildListQueries`; the queries over its rows built only when asked for. */
+export interface ListPlan {
+  page: Knex.QueryBuilder;
+  /** `SELECT COUNT(*) AS total` over the page's conditions. */
+  count: () => Knex.QueryBuilder;
+  /** `SELECT 1` over the page's conditions, no order or paging (what a bounded count reads). */
+  rows: () => Knex.QueryBuilder;
+  dialect: SqlDialect;
+  /** The members the items show (all of them without `select`). */
+  shown: readonly Member[];
+}
+
+/** `buildListQueries`, with the count built only when a count mode needs it. */
+export function planListQueries(
+  knex: Knex,
+  resource: ListResource<unknown>,
+  query: ListQuery,
+  options: ListQueryBuildOptions & { extraRows?: number } = {},
+): ListPlan {
   const d = dialectFor(knex);
-  const names = namer(d, resource.table);
+  const shape = queryShape(d, resource, query);
+  const { names, order, orderBy, columns, shownNames, ordered } = shape;
   const caller = options.caller ?? asListCaller(options.principal);
   const groups = query.groups ?? [];
   const targetOf = (filter: ListFilter) => resource.target(filter.field)!;
@@ -140,12 +164,6 @@ export function buildListQueries(
   // The count joins only the relations its conditions (and the search) read.
   const filtered = relationsOf([...query.filters, ...groupConditions(groups)].map(targetOf));
   const searched = (m: Member) => query.search !== undefined && searchedRelations([m]).length > 0;
-  const keys = orderKeys(resource, query, names);
-  const shown = selectedMembers(resource.members, query.select);
-  const shownNames = new Set(shown.map((m) => m.property));
-  const ordered: Set<RelationMember> = query.orderBy
-    ? relationsOf([resource.target(query.orderBy)!])
-    : new Set();
   const shownOrOrdered = (m: RelationMember) => shownNames.has(m.property) || ordered.has(m);
   // The relations each query joins: the count those its conditions (and the search) read; the
   // page those and the ones it shows or orders by; a deferred page's ids those of the count,
@@ -179,9 +197,6 @@ export function buildListQueries(
   };
 
   const cursor = query.cursor;
-  const order = cursor?.direction === 'previous' ? reversed(keys) : keys;
-  const orderBy = orderByTerms(d, order).join(', ');
-  const columns = selections(d, resource, shown, keys, names);
   const limit = query.pageSize + (options.extraRows ?? 0);
   const offset = cursor ? 0 : (query.pageNumber - 1) * query.pageSize;
   const deferFrom = options.deferredJoinFrom ?? d.deferredJoinFrom;
@@ -198,7 +213,8 @@ export function buildListQueries(
     });
   } else {
     page = knex.from(resource.table);
-    page.select(columns.map((s) => knex.raw(s)));
+    // One raw for the whole list: Knex compiles each raw apart.
+    page.select(knex.raw(columns.join(', ')));
     where(page, joins.page);
     if (cursor) {
       const seek = seekCondition(d, order, cursor.values);
@@ -209,10 +225,20 @@ export function buildListQueries(
     if (offset > 0) page.offset(offset);
   }
 
-  const count = knex.from(resource.table);
-  count.select(knex.raw('COUNT(*) AS total'));
-  where(count, joins.count);
-  return { page, count, dialect: d };
+  // Only a count mode that counts needs them (and calls the scope again).
+  const matching = (what: string) => () => {
+    const qb = knex.from(resource.table);
+    qb.select(knex.raw(what));
+    where(qb, joins.count);
+    return qb;
+  };
+  return {
+    page,
+    count: matching('COUNT(*) AS total'),
+    rows: matching('1'),
+    dialect: d,
+    shown: shape.shown,
+  };
 }
 
 export type { Member };

@@ -45,7 +45,8 @@ async function boundedCount(
 export async function countTotal(
   mode: CountMode,
   seen: PageSeen,
-  count: Knex.QueryBuilder,
+  /** Build the `COUNT(*)` query and the `SELECT 1` over the same rows (when one is run). */
+  queries: { count: () => Knex.QueryBuilder; rows: () => Knex.QueryBuilder },
   context: {
     knex: Knex;
     dialect: ListQueryDialect;
@@ -63,16 +64,16 @@ export async function countTotal(
   // Never fewer than the rows the page has already shown to exist.
   const shown =
     offset === undefined || seen.rows === 0 ? 0 : offset + seen.rows + (seen.more ? 1 : 0);
-  const rows = count.clone().clearSelect().select(knex.raw('1'));
   if (mode === 'estimated') {
-    const estimate = await dialect.estimateCount(knex, rows, threshold, run);
+    const estimate = await dialect.estimateCount(knex, queries.rows(), threshold, run);
     if (estimate?.kind === 'exact') return estimate;
     if (estimate) return { count: Math.max(estimate.count, shown), kind: estimate.kind };
   }
   if (mode === 'estimated' || max === undefined || !Number.isSafeInteger(max)) {
-    const [result] = (await run(count)) as { total?: unknown }[];
+    const [result] = (await run(queries.count())) as { total?: unknown }[];
     return { count: Number(result?.total ?? 0), kind: 'exact' };
   }
+  const rows = queries.rows();
   const counted = await boundedCount(knex, rows, max, run);
   if (counted <= max) return { count: counted, kind: 'exact' };
   // Past the cap: at least max + 1 rows; the estimate where the database keeps one (threshold 0

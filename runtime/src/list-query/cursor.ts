@@ -21,12 +21,26 @@ type QueryShape = Pick<ListQuery, 'filters' | 'groups' | 'select' | 'search' | '
 /** Only the member types matter to where the keys point, so a plain namer will do. */
 const plainNames = { base: (column: string) => column, of: (_: string, column: string) => column };
 
+/** Each list's signing keys by secret, derived once. */
+const signingKeys = new WeakMap<object, Map<string | undefined, Buffer>>();
+
 /**
  * The signing key: `secret` when given, else one derived from the list's table and members, the
  * same in every process. The derived key makes a cursor tamper-evident and bound to its list, not
  * unforgeable; a cursor only names where a page starts, and every page still applies the scope.
  */
 function signingKey(resource: ListResource<unknown>, secret: string | undefined): Buffer {
+  const known = signingKeys.get(resource)?.get(secret);
+  if (known) return known;
+  const key = deriveKey(resource, secret);
+  const keys = signingKeys.get(resource) ?? new Map<string | undefined, Buffer>();
+  // A route has one secret; a bounded map keeps a caller passing many from growing it.
+  if (keys.size >= 16) keys.clear();
+  signingKeys.set(resource, keys.set(secret, key));
+  return key;
+}
+
+function deriveKey(resource: ListResource<unknown>, secret: string | undefined): Buffer {
   const members = resource.members.map(
     (m) => `${m.property}:${m.kind}${m.kind === 'scalar' ? `:${m.type}` : ''}`,
   );
@@ -83,6 +97,26 @@ function keyValues(keys: readonly OrderKey[], row: Record<string, unknown>): Key
   });
 }
 
+/**
+ * Makes the cursors of one page of `query`: the page after (`next`) or before (`previous`) a
+ * row. What the cursors share (order keys, query digest, signing key) is worked out once.
+ */
+export function cursorMaker(
+  resource: ListResource<unknown>,
+  query: QueryShape,
+  secret?: string,
+): (row: Record<string, unknown>, direction: ListCursor['direction']) => string {
+  const keys = orderKeys(resource, query, plainNames);
+  const digest = queryDigest(query);
+  const key = signingKey(resource, secret);
+  return (row, direction) => {
+    const body = Buffer.from(
+      JSON.stringify({ d: direction === 'next' ? 'n' : 'p', k: keyValues(keys, row), q: digest }),
+    ).toString('base64url');
+    return `${body}.${tagOf(key, body).toString('base64url')}`;
+  };
+}
+
 /** The cursor of the page after (`next`) or before (`previous`) `row`. */
 export function makeCursor(
   resource: ListResource<unknown>,
@@ -91,15 +125,7 @@ export function makeCursor(
   direction: ListCursor['direction'],
   secret?: string,
 ): string {
-  const keys = orderKeys(resource, query, plainNames);
-  const body = Buffer.from(
-    JSON.stringify({
-      d: direction === 'next' ? 'n' : 'p',
-      k: keyValues(keys, row),
-      q: queryDigest(query),
-    }),
-  ).toString('base64url');
-  return `${body}.${tagOf(signingKey(resource, secret), body).toString('base64url')}`;
+  return cursorMaker(resource, query, secret)(row, direction);
 }
 
 function coerceKey(key: OrderKey, value: unknown): FilterScalar | null {

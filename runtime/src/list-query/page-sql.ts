@@ -118,7 +118,7 @@ export function deferredPage(p: DeferredPage): Knex.QueryBuilder {
   p.narrow(ids);
   ids.orderByRaw(p.orderBy).limit(p.limit).offset(p.offset);
   const page = knex.from(p.resource.table);
-  page.select(p.columns.map((s) => knex.raw(s)));
+  page.select(knex.raw(p.columns.join(', ')));
   p.joinShown(page);
   // MySQL takes no LIMIT in an IN subquery; a derived table in it is allowed everywhere.
   // (Knex puts a builder bound to `?` in parentheses, with its bindings.)

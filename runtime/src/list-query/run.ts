@@ -1,13 +1,12 @@
 // `runListQuery`: runs a parsed list query and shapes the `PagedResponse`: the page by number or
 // by cursor, the cursors of the pages beside it, and the total as the count mode says.
 import type { Knex } from 'knex';
-import { buildListQueries, type ListQueryBuildOptions } from './compile.js';
+import { planListQueries, type ListQueryBuildOptions } from './compile.js';
 import { countTotal } from './count.js';
-import { makeCursor } from './cursor.js';
+import { cursorMaker } from './cursor.js';
 import { dialectFor, type ListStatementRunner } from '../sql/index.js';
 import type { ListResource } from './resource.js';
 import { loadCollections } from './related.js';
-import { selectedMembers } from './select.js';
 import { rowToDto } from './to-dto.js';
 import type { CountMode, ListQuery, PagedResponse } from './types.js';
 
@@ -53,18 +52,19 @@ export async function runListQuery<Dto>(
   options: RunListQueryOptions = {},
 ): Promise<PagedResponse<Dto>> {
   const list = resource as ListResource<unknown>;
-  // One row more than the page tells whether another page follows.
-  const { page, count } = buildListQueries(knex, list, query, { ...options, extraRows: 1 });
-  // A connection of its own where the engine's SQL functions must exist on it (SQLite).
+  // A connection of its own where the engine's SQL functions must exist on it (SQLite), taken
+  // first: for a search it brings the search indexes the query is built with up to date.
   const client = knex.client as { releaseConnection(connection: unknown): Promise<unknown> };
   const dialect = dialectFor(knex);
-  const connection = await dialect.functionsConnection(knex);
+  const connection = await dialect.functionsConnection(knex, { search: !!query.search });
   const run: ListStatementRunner = (statement) =>
     (connection && 'connection' in statement
       ? statement.connection(connection)
       : statement) as unknown as Promise<unknown>;
   try {
-    const rows = await withConnection<Row[]>(page, connection);
+    // One row more than the page tells whether another page follows.
+    const plan = planListQueries(knex, list, query, { ...options, extraRows: 1 });
+    const rows = await withConnection<Row[]>(plan.page, connection);
     const more = rows.length > query.pageSize;
     if (more) rows.length = query.pageSize;
     const cursor = query.cursor;
@@ -77,7 +77,7 @@ export async function runListQuery<Dto>(
     const total = await countTotal(
       options.count ?? resource.count,
       { rows: rows.length, more: !backward && more, offset },
-      count,
+      plan,
       {
         knex,
         dialect,
@@ -86,16 +86,20 @@ export async function runListQuery<Dto>(
         max: options.exactCountMax,
       },
     );
+    const cursorOf =
+      (hasNextPage || hasPreviousPage) && cursorMaker(list, query, options.cursorSecret);
     const cursorAt = (row: Row | undefined, direction: 'next' | 'previous') =>
-      row ? makeCursor(list, query, row, direction, options.cursorSecret) : null;
+      row && cursorOf ? cursorOf(row, direction) : null;
     const nextCursor = hasNextPage ? cursorAt(rows.at(-1), 'next') : null;
     const previousCursor = hasPreviousPage ? cursorAt(rows[0], 'previous') : null;
-    const shown = selectedMembers(list.members, query.select);
-    await loadCollections(knex, list, rows, {
-      connection,
-      members: shown,
-      caller: options.caller ?? options.principal ?? '',
-    });
+    const shown = plan.shown;
+    if (shown.some((m) => m.kind === 'collection')) {
+      await loadCollections(knex, list, rows, {
+        connection,
+        members: shown,
+        caller: options.caller ?? options.principal ?? '',
+      });
+    }
     return {
       items: query.select
         ? rows.map((row) => rowToDto(shown, row) as Dto)

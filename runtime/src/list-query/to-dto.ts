@@ -17,6 +17,72 @@ function scalar(type: ScalarType | 'opaque', value: unknown): unknown {
   return read instanceof Date ? read.toISOString() : read;
 }
 
+type Reader = (value: unknown) => unknown;
+
+/** 10000-01-01T00:00:00Z in epoch milliseconds: below it an instant has a four-digit year. */
+const YEAR_10000 = 253_402_300_800_000;
+
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * `new Date(ms).toISOString()` for whole epoch milliseconds from 1970 to 9999 (what SQLite
+ * stores), by arithmetic: the day's civil date by Howard Hinnant's `civil_from_days`.
+ */
+function isoInstant(ms: number): string {
+  const days = Math.floor(ms / 86_400_000);
+  let rest = ms - days * 86_400_000;
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear =
+    dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shifted = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
+  const month = shifted < 10 ? shifted + 3 : shifted - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  const milli = rest - seconds * 1000;
+  const millis = milli < 10 ? `00${milli}` : milli < 100 ? `0${milli}` : `${milli}`;
+  const y = year < 1000 ? String(year).padStart(4, '0') : `${year}`;
+  return `${y}-${two(month)}-${two(day)}T${two(hours)}:${two(minutes)}:${two(seconds)}.${millis}Z`;
+}
+
+/**
+ * `scalar` for one type, chosen once per member: the values each driver hands back most often
+ * (text, numbers, SQLite's epoch milliseconds) are answered without the general reader, the
+ * rest go through it, so the output is `scalar`'s.
+ */
+function readerOf(type: ScalarType | 'opaque'): Reader {
+  const general: Reader = (value) => scalar(type, value);
+  switch (type) {
+    case 'string':
+    case 'uuid':
+    case 'enum':
+      return (value) => (typeof value === 'string' ? value : general(value));
+    case 'integer':
+    case 'decimal':
+      return (value) => (typeof value === 'number' ? value : general(value));
+    case 'date-time':
+      return (value) =>
+        typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < YEAR_10000
+          ? isoInstant(value)
+          : general(value);
+    default:
+      return general;
+  }
+}
+
 function subObject(members: readonly SubMember[], read: (m: SubMember) => unknown): object {
   const out: Record<string, unknown> = {};
   for (const m of members) out[m.property] = scalar(m.type, read(m));
@@ -41,43 +107,73 @@ function picked(value: unknown, members: readonly SubMember[]): unknown {
   return Array.isArray(value) ? value.map(cut) : cut(value);
 }
 
-/** Maps one row to the DTO, member by member. */
-export function rowToDto(members: readonly Member[], row: Record<string, unknown>): unknown {
-  const dto: Record<string, unknown> = {};
-  for (const member of members) {
-    switch (member.kind) {
-      case 'scalar':
-        dto[member.property] = scalar(member.type, row[member.column]);
-        break;
-      case 'bytes': {
+type Writer = (dto: Record<string, unknown>, row: Record<string, unknown>) => void;
+
+/** What one member writes into the DTO from its row. */
+function writerOf(member: Member): Writer {
+  const to = member.property;
+  switch (member.kind) {
+    case 'scalar': {
+      const read = readerOf(member.type);
+      const column = member.column;
+      return (dto, row) => {
+        dto[to] = read(row[column]);
+      };
+    }
+    case 'bytes':
+      return (dto, row) => {
         const value = row[member.column];
-        dto[member.property] = Buffer.isBuffer(value) ? value.toString('base64') : (value ?? null);
-        break;
-      }
-      case 'json': {
+        dto[to] = Buffer.isBuffer(value) ? value.toString('base64') : (value ?? null);
+      };
+    case 'json':
+      return (dto, row) => {
         const value = readJson(row[member.column]);
-        dto[member.property] = member.picked ? picked(value, member.members) : value;
-        break;
-      }
-      case 'relation': {
-        const present = row[relationPresentKey(member.property)];
-        dto[member.property] =
-          present === null || present === undefined
-            ? null
-            : subObject(member.members, (m) => row[relationKey(member.property, m.property)]);
-        break;
-      }
-      case 'collection': {
-        const items = (row[collectionKey(member.property)] ?? []) as Record<string, unknown>[];
-        dto[member.property] = member.valueColumn
+        dto[to] = member.picked ? picked(value, member.members) : value;
+      };
+    case 'relation': {
+      const presentKey = relationPresentKey(member.property);
+      const keys = member.members.map((m) => relationKey(member.property, m.property));
+      const reads = member.members.map((m) => readerOf(m.type));
+      return (dto, row) => {
+        const present = row[presentKey];
+        if (present === null || present === undefined) {
+          dto[to] = null;
+          return;
+        }
+        const out: Record<string, unknown> = {};
+        member.members.forEach((m, i) => (out[m.property] = reads[i]!(row[keys[i]!])));
+        dto[to] = out;
+      };
+    }
+    case 'collection': {
+      const itemsKey = collectionKey(member.property);
+      return (dto, row) => {
+        const items = (row[itemsKey] ?? []) as Record<string, unknown>[];
+        dto[to] = member.valueColumn
           ? items.map((item) => scalar(member.valueType ?? 'opaque', item[member.valueColumn!]))
           : items.map((item) => subObject(member.members, (m) => item[m.source]));
-        break;
-      }
-      case 'computed':
-        if (member.value) dto[member.property] = member.value(row);
-        break;
+      };
     }
+    case 'computed':
+      return member.value
+        ? (dto, row) => {
+            dto[to] = member.value!(row);
+          }
+        : () => undefined;
   }
+}
+
+/** The writers of a list of members, made once per list (a resource's, or a selection's). */
+const writers = new WeakMap<readonly Member[], readonly Writer[]>();
+
+/** Maps one row to the DTO, member by member. */
+export function rowToDto(members: readonly Member[], row: Record<string, unknown>): unknown {
+  let write = writers.get(members);
+  if (!write) {
+    write = members.map(writerOf);
+    writers.set(members, write);
+  }
+  const dto: Record<string, unknown> = {};
+  for (const w of write) w(dto, row);
   return dto;
 }

@@ -13,7 +13,7 @@ import { allDialects, useDatabase } from '../../support/services.js';
 import { createDataset, itemDto, items, itemsDefinition } from './fixture.js';
 
 const ESTIMATE_OVER: Record<string, string> = {
-  sqlite: 'lowerBound', // an exact count stopped past the threshold
+  sqlite: 'lowerBound', // a row found past the threshold
   postgres: 'estimated',
   mysql: 'estimated',
 };
@@ -50,6 +50,17 @@ for (const dialect of allDialects) {
       expect(page.totalItemCount).to.be.a('number').and.be.at.least(5);
       if (dialect === 'sqlite') expect(page.totalItemCount).to.equal(11);
     });
+
+    if (dialect === 'sqlite') {
+      it('is exact up to the threshold and a lower bound one row past it', async () => {
+        const at = (exactCountBelow: number) =>
+          defineListResource({ ...itemsDefinition, exactCountBelow });
+        const exact = await runListQuery(db.knex, at(60), query(at(60)), { count: 'estimated' });
+        expect(exact).to.include({ totalItemCount: 60, totalItemCountKind: 'exact' });
+        const past = await runListQuery(db.knex, at(59), query(at(59)), { count: 'estimated' });
+        expect(past).to.include({ totalItemCount: 60, totalItemCountKind: 'lowerBound' });
+      });
+    }
 
     it('counts exactly or not at all when asked', async () => {
       const exact = await runListQuery(db.knex, small, query(small), { count: 'exact' });

@@ -194,3 +194,31 @@ describe('list-query SQL per dialect', () => {
     expect(sql(clients.postgres, search).page.sql.match(/"attributes"/g)).to.have.length(1);
   });
 });
+
+describe('list-query page with a scope', () => {
+  const knex = knexFactory({ client: 'better-sqlite3', useNullAsDefault: true });
+  after(() => knex.destroy());
+  const query = parseListQuery(items, { filter: 'price:GreaterThan:5', pageNumber: '2' });
+
+  it("puts the scope's WHERE terms first, before the filters, as the builder would", () => {
+    const { page } = buildListQueries(knex, items, query, {
+      scope: (qb) => qb.where('lq_items.owned_by', 'u1').orWhere('lq_items.owned_by', 'u2'),
+    });
+    const { sql: text, bindings } = page.toSQL();
+    expect(text).to.include(
+      'where `lq_items`.`owned_by` = ? or `lq_items`.`owned_by` = ? and "lq_items"."price" > ?',
+    );
+    expect(text).to.match(/ order by .* limit \? offset \?$/);
+    expect(bindings).to.deep.equal(['u1', 'u2', 5, 20, 20]);
+  });
+
+  it('keeps a scope that joins, with the same terms', () => {
+    const { page } = buildListQueries(knex, items, query, {
+      scope: (qb) => qb.join('owners', 'owners.id', 'lq_items.owner_id').where('owners.name', 'u1'),
+    });
+    const { sql: text, bindings } = page.toSQL();
+    expect(text).to.include('inner join `owners` on `owners`.`id` = `lq_items`.`owner_id`');
+    expect(text).to.include('where `owners`.`name` = ? and "lq_items"."price" > ?');
+    expect(bindings).to.deep.equal(['u1', 5, 20, 20]);
+  });
+});

@@ -132,12 +132,13 @@ export interface ListQueryDialect {
   /**
    * A connection on which the list query's own SQL functions exist, to run its statements on
    * (release it with `knex.client.releaseConnection`), or undefined when any connection will do.
+   * With `search`, what `searchIndexed` reads is first brought up to date for the query built next.
    */
-  functionsConnection(knex: Knex): Promise<unknown>;
+  functionsConnection(knex: Knex, options?: { search?: boolean }): Promise<unknown>;
   /**
    * A cheap number for the rows of `rows` (a `SELECT 1 FROM ... WHERE ...`, no order or paging):
-   * the planner's estimate, or an exact count stopped past `threshold`. Undefined when the
-   * estimate is below `threshold`: the caller then counts exactly, which is then cheap.
+   * the planner's estimate, or where there is none `threshold + 1` as a lower bound once that
+   * many rows exist. Undefined below `threshold`: the caller then counts exactly, then cheap.
    */
   estimateCount(
     knex: Knex,

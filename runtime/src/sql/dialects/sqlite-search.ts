@@ -53,6 +53,8 @@ interface Statement {
 
 /** The search indexes each database (a Knex client) has, as last read from its schema. */
 const catalogs = new WeakMap<object, Catalog>();
+/** Each connection's `PRAGMA schema_version`, prepared once: it runs before every list query. */
+const schemaVersions = new WeakMap<object, { get(): unknown }>();
 
 /**
  * Reads the search indexes of the database `connection` is open on into the catalog of `client`,
@@ -62,7 +64,12 @@ export function readSearchIndexes(client: unknown, connection: unknown): void {
   if (typeof client !== 'object' || client === null) return;
   const db = connection as { prepare?(sql: string): Statement };
   if (typeof db?.prepare !== 'function') return;
-  const version = Number(db.prepare('PRAGMA schema_version').pluck().get());
+  let schemaVersion = schemaVersions.get(db);
+  if (!schemaVersion) {
+    schemaVersion = db.prepare('PRAGMA schema_version').pluck();
+    schemaVersions.set(db, schemaVersion);
+  }
+  const version = Number(schemaVersion.get());
   if (catalogs.get(client)?.version === version) return;
   const indexed = new Map<string, Set<string>>();
   const tables = db

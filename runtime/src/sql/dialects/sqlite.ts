@@ -84,9 +84,10 @@ export const sqlite: Dialect = {
     ),
   }),
   searchIndexed: ftsCondition,
-  // slicekit_lower() must exist on the very connection that runs the query; the search indexes
-  // are read from its schema when it changed, for the next query's search.
-  async functionsConnection(knex) {
+  // slicekit_lower() must exist on the very connection that runs the query. For a search, the
+  // search indexes are read from its schema when it changed (a statement of its own, which a
+  // list without a search does not pay).
+  async functionsConnection(knex, options) {
     const client = knex.client as {
       acquireConnection(): Promise<unknown>;
       releaseConnection(connection: unknown): Promise<unknown>;
@@ -94,7 +95,7 @@ export const sqlite: Dialect = {
     const connection = await client.acquireConnection();
     try {
       registerSqliteFunctions(connection);
-      readSearchIndexes(knex.client, connection);
+      if (options?.search) readSearchIndexes(knex.client, connection);
     } catch (error) {
       // A locked file (SQLITE_BUSY) fails the schema read: the connection goes back to the pool.
       await client.releaseConnection(connection);
@@ -103,18 +104,14 @@ export const sqlite: Dialect = {
     return connection;
   },
 
-  // SQLite keeps no row estimate: an exact count that stops after `threshold + 1` rows, so past
-  // it the answer is a lower bound at the cost of reading that many.
+  // SQLite keeps no row estimate (sqlite_stat1, after an ANALYZE, holds only the average rows
+  // per index prefix: nothing for a range, a search or a join, and far off for a skewed owner).
+  // Whether a row follows the first `threshold` (`LIMIT 1 OFFSET threshold`, which skips them in
+  // the index without handing them on): past it the answer is a lower bound at the cost of
+  // skipping that many; otherwise the caller counts the few there are exactly.
   async estimateCount(knex, rows, threshold, run) {
-    const bounded = knex.count({ total: '*' }).from(
-      rows
-        .clone()
-        .limit(threshold + 1)
-        .as('bounded'),
-    );
-    const [result] = (await run(bounded)) as { total: number }[];
-    const count = Number(result?.total ?? 0);
-    return { count, kind: count > threshold ? 'lowerBound' : 'exact' };
+    const found = (await run(rows.clone().limit(1).offset(threshold))) as unknown[];
+    return found.length > 0 ? { count: threshold + 1, kind: 'lowerBound' } : undefined;
   },
 
   // BINARY collation: '=' is byte for byte already.
