@@ -262,6 +262,9 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
     }
   });
   problems.push(...keyProblems(definition, all));
+  if (definition.dto && definition.dto.table !== table) {
+    problems.push(`dto reads the table "${definition.dto.table}", not "${table}"`);
+  }
   const idProperty = definition.idProperty ?? 'id';
   if (!(idProperty in all)) problems.push(`the id property "${idProperty}" is not in fields`);
   if (problems.length > 0) throw new EntityTableDefinitionError(table || '?', problems);

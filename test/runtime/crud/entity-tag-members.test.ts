@@ -252,3 +252,16 @@ describeEachDatabase('entity tags of a DTO with members', (db) => {
     await request(app).get(`/crates/${CRATE}`).expect(404);
   });
 });
+
+describe('a table declaring its DTO', () => {
+  it('stops at start-up when the DTO reads another table', () => {
+    expect(() =>
+      defineEntityTable({
+        table: 'tag_bottles',
+        entity: Bottle,
+        fields: { id: 'uuid', sku: 'string' },
+        dto: crateResource,
+      }),
+    ).to.throw('dto reads the table "tag_crates", not "tag_bottles"');
+  });
+});
