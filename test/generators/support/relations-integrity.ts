@@ -51,7 +51,8 @@ export function describeIntegrity(context: () => RelationsContext, rows: ShopRow
     const fresh = await api().get(path).set('if-none-match', read).expect(200);
     expect(fresh.body.lines).to.have.length(1);
     await api().post(`${path}/place`).set('if-match', read).expect(412);
-    await api().post(`${path}/place`).set('if-match', fresh.headers.etag).expect(200);
+    const current = fresh.headers.etag as string;
+    await api().post(`${path}/place`).set('if-match', current).expect(200);
     await api().delete(path).expect(204);
   });
 
