@@ -137,8 +137,9 @@ export function createDataProvider(options: DataProviderOptions = {}) {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...init.headers,
     };
-    // Never the browser's cached copy: a row's ETag does not change when only its collections do,
-    // so a revalidation could answer 304 with lines the row no longer has.
+    // Never the browser's HTTP cache: rows read with the caller's token are not kept on disk, and
+    // every page shows the row as it is now. (A revalidation would be safe: a row's ETag covers
+    // the related rows and collections its answer nests.)
     const fresh = { cache: 'no-store' } as RequestInit;
     const res = await send(`${apiUrl}${path}`, { ...fresh, ...init, headers });
     if (!res.ok) throw await problemError(res);

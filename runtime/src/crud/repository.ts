@@ -7,7 +7,6 @@ import type { Knex } from 'knex';
 import { dialectFor } from '../sql/index.js';
 import { retryOnConflict, transactionWithRetry } from '../database/index.js';
 import { rowEvents, updatedEvents, type EntityEvents, recordEvents } from '../events/index.js';
-import { ifMatchHolds, withEntityTag } from '../http/index.js';
 import { asCaller, type Caller } from './caller.js';
 import { refusingDuplicates } from './duplicates.js';
 import { deletionMarks } from './deletion.js';
@@ -28,7 +27,8 @@ import {
   refusingBrokenReferences,
   saveLinks,
 } from './references.js';
-import { notFound, preconditionFailed } from './errors.js';
+import { notFound } from './errors.js';
+import { checkPrecondition, tagSourced } from './precondition.js';
 import { checkId } from './row-id.js';
 import type { EntityTable } from './table.js';
 
@@ -39,7 +39,8 @@ type Db = Knex | Knex.Transaction;
 
 /**
  * The row of `id`, among those the caller may reach; a 404 problem when there is none. The row
- * carries its entity tag, so the DTO built from it is sent with an `ETag` (`sendEntity`).
+ * carries its tag source, so the DTO built from it is sent with an `ETag` (`sendEntity`) covering
+ * the row and what the DTO nests.
  */
 export async function loadRow(
   db: Db,
@@ -53,8 +54,8 @@ export async function loadRow(
 /**
  * The row of `id` among those `caller` may reach (its row scope), locked until the transaction `db` ends when `lock` is set
  * (`SELECT ... FOR UPDATE` on PostgreSQL and MySQL; SQLite's single writer already serialises),
- * carrying its entity tag when `tagged` (a row answered to the caller: the tag is computed once
- * per response, and not for a row only changed).
+ * carrying its tag source when `tagged` (a row answered to the caller: the tag is digested once
+ * per response, when its DTO is built, and not for a row only changed).
  */
 export async function findRow(
   db: Db,
@@ -70,27 +71,15 @@ export async function findRow(
   if (lock) dialectFor(db).lockRows(query);
   const row = (await query.first()) as Row | undefined;
   if (!row) throw notFound(table.entityName, id);
-  return tagged ? withEntityTag(row, table.entityTag(row)) : row;
-}
-
-/** Refuses the change of `row` when the caller's `If-Match` does not match its entity tag (412). */
-export function checkPrecondition(
-  table: EntityTable<unknown>,
-  id: string,
-  row: Row,
-  caller: Caller,
-): void {
-  // Computed only when asked: a change without `If-Match` digests the row it answers with alone.
-  if (caller.ifMatch !== undefined && !ifMatchHolds(caller.ifMatch, table.entityTag(row))) {
-    throw preconditionFailed(table.entityName, id);
-  }
+  return tagged ? tagSourced(table, row) : row;
 }
 
 /**
  * The opening of every change of row `id` (a save, a delete, a restore): the row among those the
  * caller may reach (`deleted` says whether a soft-deleted one counts), locked until the
- * transaction `db` ends, with the caller's `If-Match` checked against it (412); 404 when there is
- * no such row.
+ * transaction `db` ends, with the caller's `If-Match` checked against its current tag (412): the
+ * row's, with what its DTO nests read then when the table declares that DTO; 404 when there is no
+ * such row.
  */
 export async function openChange(
   db: Db,
@@ -100,7 +89,7 @@ export async function openChange(
   deleted: DeletedRows = 'exclude',
 ): Promise<Row> {
   const row = await findRow(db, table, id, caller, true, false, deleted);
-  checkPrecondition(table, id, row, caller);
+  await checkPrecondition(db, table, id, row, caller);
   return row;
 }
 

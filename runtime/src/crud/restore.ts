@@ -5,10 +5,10 @@
 import type { Knex } from 'knex';
 import { transactionWithRetry } from '../database/index.js';
 import { recordEvents, rowEvents } from '../events/index.js';
-import { withEntityTag } from '../http/index.js';
 import { asCaller, type Caller } from './caller.js';
 import { restoreTaken } from './deletion.js';
 import { isUniqueViolation } from './duplicates.js';
+import { tagSourced } from './precondition.js';
 import { notFound } from './errors.js';
 import { brokenReferences, restoreDuplicate, unrestorable } from './restored.js';
 import { checkId, eventsOf, findRow, openChange } from './repository.js';
@@ -43,7 +43,7 @@ export async function restoreEntity(
   try {
     return await transactionWithRetry(knex, async (trx) => {
       const found = await openChange(trx, table, id, who, 'include');
-      if (found[table.deletedColumn!] === null) return withEntityTag(found, table.entityTag(found));
+      if (found[table.deletedColumn!] === null) return tagSourced(table, found);
       Object.assign(stored, found);
       const restored = await restoreTaken(trx, table, key, String(found[deletion]));
       // Every row back must name live rows only, as on a new write (links are left as they are).

@@ -5,6 +5,7 @@
 import { hash } from 'node:crypto';
 import type { EntityEvents, EventDeclaration } from '../events/index.js';
 import { FIELD_KINDS, fieldKinds, isFieldKind, type FieldKind } from '../fields/index.js';
+import type { ListResource } from '../list-query/index.js';
 import { snakeCase, readStored, writeStored } from '../sql/index.js';
 import { EntityTableDefinitionError } from './errors.js';
 import { keyProblems } from './table-keys.js';
@@ -97,6 +98,15 @@ export interface EntityTableDefinition<E> {
       foreignKey: string;
     };
   };
+  /**
+   * The DTO the routes answer with (its list resource), when it nests related rows: the entity
+   * tag a GET sends covers what the DTO nests, so a change's `If-Match` is compared with the tag
+   * of that whole DTO, read with the row locked. Without it a change compares the row's own tag.
+   * @default undefined (the row alone)
+   *
+   * @example dto: orderResource
+   */
+  dto?: ListResource<unknown>;
 }
 
 /** What deleting a referenced row does to the rows referring to it. */
@@ -151,15 +161,18 @@ export interface EntityTable<E> {
   readonly ignoreCase: ReadonlySet<string>;
   readonly references: readonly TableReference[];
   readonly links: readonly TableLink[];
+  /** The DTO the routes answer with, when declared (see the definition's `dto`). */
+  readonly dto: ListResource<unknown> | undefined;
   /** The row to write for an entity. */
   toRow(entity: E): Row;
   /** The entity a stored row stands for (an instance of the class; its constructor is not run). */
   fromRow(row: Row): E;
   /**
    * The strong entity tag of a stored row: a digest of every stored value, so any save that
-   * changes the row changes it (updatedOn alone does, on audited tables).
+   * changes the row changes it (updatedOn alone does, on audited tables), and of `nested`, what
+   * the representation adds to the row (its nested objects and collections, as sent).
    */
-  entityTag(row: Row): string;
+  entityTag(row: Row, nested?: readonly unknown[]): string;
 }
 
 export const AUDIT_FIELDS: Readonly<Record<string, FieldKind>> = {
@@ -249,6 +262,9 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
     }
   });
   problems.push(...keyProblems(definition, all));
+  if (definition.dto && definition.dto.table !== table) {
+    problems.push(`dto reads the table "${definition.dto.table}", not "${table}"`);
+  }
   const idProperty = definition.idProperty ?? 'id';
   if (!(idProperty in all)) problems.push(`the id property "${idProperty}" is not in fields`);
   if (problems.length > 0) throw new EntityTableDefinitionError(table || '?', problems);
@@ -288,6 +304,7 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
       onDelete: r.onDelete ?? 'restrict',
     })),
     links: Object.entries(definition.links ?? {}).map(([property, l]) => ({ property, ...l })),
+    dto: definition.dto,
     toRow(entity) {
       const source = entity as Row;
       const row: Row = {};
@@ -299,7 +316,7 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
       for (const f of fields) entity[f.property] = read(f.kind, row[f.column]);
       return entity as E;
     },
-    entityTag(row) {
+    entityTag(row, nested = []) {
       // Values as read back (decimals as numbers, date-times as instants), so the same stored
       // row gives the same tag on every load, whatever the driver hands over; an instant as its
       // epoch milliseconds (the same instant; JSON's ISO text of a Date costs several times the
@@ -309,7 +326,9 @@ export function defineEntityTable<E>(typed: EntityTableDefinition<E>): EntityTab
         const value = read(f.kind, row[f.column]);
         return value instanceof Date ? value.getTime() : value;
       });
-      return `"${hash('sha1', JSON.stringify(values), 'base64url').slice(0, 22)}"`;
+      // A row whose DTO nests nothing digests as it always did, so its tags stay valid.
+      const digested = JSON.stringify(nested.length === 0 ? values : [values, nested]);
+      return `"${hash('sha1', digested, 'base64url').slice(0, 22)}"`;
     },
   };
   if (defined.references.length > 0 || defined.links.length > 0) {

@@ -1,6 +1,6 @@
 // `defineListResource`: resolves a DTO schema and its column mapping into members, validates the
 // whole definition at start-up, and exposes `toDto`.
-import { entityTagOf, withEntityTag } from '../http/index.js';
+import { tagRepresentation } from '../http/index.js';
 import type { ColumnMapping, ListResourceDefinition } from './definition.js';
 import { ListResourceDefinitionError } from './errors.js';
 import type { Member, ScalarMember } from './members.js';
@@ -40,8 +40,9 @@ export interface ListResource<Dto = Record<string, unknown>> {
   /** Names of the members filters and `orderBy` accept, for problem messages. */
   readonly queryableFields: readonly string[];
   /**
-   * Maps a database row (as the list query selects it) to the DTO the list returns; the entity
-   * tag of a row the CRUD repository loaded goes with it (`sendEntity` sends it as `ETag`).
+   * Maps a database row (as the list query selects it) to the DTO the list returns; a row the
+   * CRUD repository loaded gives it an entity tag covering the row and what the DTO nests
+   * (`sendEntity` sends it as `ETag`).
    */
   toDto(row: Record<string, unknown>): Dto;
 }
@@ -258,6 +259,10 @@ export function defineListResource<Dto = Record<string, unknown>>(
   );
   const resolvedByKey = new Map(resolved.map((m) => [fieldKey(m.property), m]));
   const targets = queryTargets(resolved);
+  // What a DTO nests beside the row's own columns: its entity tag covers them as sent.
+  const nested = resolved
+    .filter((m) => m.kind === 'relation' || m.kind === 'collection')
+    .map((m) => m.property);
   return {
     table,
     idProperty: id.property,
@@ -273,7 +278,7 @@ export function defineListResource<Dto = Record<string, unknown>>(
     idMember: resolved.find((m) => m.property === id.property) as ScalarMember,
     ...(audited ? { createdOnMember: createdOn as ScalarMember } : {}),
     queryableFields: [...new Set([...targets.values()].map((t) => t.member.property))],
-    // A row the CRUD repository loaded carries its entity tag; the DTO of it carries it on.
-    toDto: (row) => withEntityTag(rowToDto(resolved, row) as object, entityTagOf(row)) as Dto,
+    // A row the CRUD repository loaded carries its tag source; the DTO of it is tagged once.
+    toDto: (row) => tagRepresentation(rowToDto(resolved, row) as object, row, nested) as Dto,
   };
 }

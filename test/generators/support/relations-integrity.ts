@@ -1,5 +1,6 @@
-// Scenarios of the relations tests: requests naming rows (422 when the caller cannot see them) and
-// deletes of referenced rows (409 under restrict, cascade, setNull), in the same transaction.
+// Scenarios of the relations tests: requests naming rows (422 when the caller cannot see them),
+// deletes of referenced rows (409 under restrict, cascade, setNull), in the same transaction, and
+// an order's ETag covering its lines (the generated table declares its DTO).
 import { expect } from 'chai';
 import { isForeignKeyViolation } from '@slicekit/runtime/crud';
 import { client, type RelationsContext } from './relations-app.js';
@@ -37,6 +38,22 @@ export function describeIntegrity(context: () => RelationsContext, rows: ShopRow
     rows.orderId = order.body.id;
     const joined = await context().db.knex('order_tags').where('order_id', rows.orderId);
     expect(joined).to.have.length(2);
+  });
+
+  it("tags an order with its lines: a line added since answers 200 to If-None-Match and 412 to the action's If-Match", async () => {
+    const order = await api().post('/v1/orders', { customerId: rows.customerId });
+    const path = `/v1/orders/${order.body.id}`;
+    const read = (await api().get(path).expect(200)).headers.etag as string;
+    await api().get(path).set('if-none-match', read).expect(304);
+    await api()
+      .post('/v1/order-lines', { orderId: order.body.id, sku: 'L-1', quantity: 1, unitPrice: 2 })
+      .expect(201);
+    const fresh = await api().get(path).set('if-none-match', read).expect(200);
+    expect(fresh.body.lines).to.have.length(1);
+    await api().post(`${path}/place`).set('if-match', read).expect(412);
+    const current = fresh.headers.etag as string;
+    await api().post(`${path}/place`).set('if-match', current).expect(200);
+    await api().delete(path).expect(204);
   });
 
   it('answers 422 problem+json naming the field for a reference to no row, storing nothing', async () => {
