@@ -282,6 +282,22 @@ export interface Dialect extends ListQueryDialect {
     drop(knex: Knex, table: string, columns: readonly string[]): Promise<void>;
   };
 
+  /**
+   * A list index over the live rows of a soft-deleting table (`deletedColumn` null): `scope` (the
+   * columns a scoped list compares by equality), then `columns`; made and dropped by migrations
+   * (`liveIndexMigration`). `drop` takes every column, scope first, as the name is made of them.
+   */
+  readonly liveIndex: {
+    create(
+      knex: Knex,
+      table: string,
+      scope: readonly string[],
+      columns: readonly string[],
+      deletedColumn: string,
+    ): Promise<void>;
+    drop(knex: Knex, table: string, columns: readonly string[]): Promise<void>;
+  };
+
   /** The idempotency key table's statements; undefined where keys stay in the process. */
   readonly keyTable: KeyTableStatements | undefined;
 
