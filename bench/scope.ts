@@ -58,8 +58,10 @@ function rows(count: number, extra: Record<string, unknown> = {}) {
   }));
 }
 
+// PostgreSQL: VACUUM as autovacuum does soon after a bulk load; the visibility map it sets is what
+// lets a count read an index alone (an index-only scan), on either side.
 const analyze = (knex: Knex, db: Db) =>
-  knex.raw(db === 'pg' ? 'ANALYZE' : 'ANALYZE TABLE clients, accounts');
+  knex.raw(db === 'pg' ? 'VACUUM ANALYZE clients, accounts' : 'ANALYZE TABLE clients, accounts');
 
 /** Fills both tables with the same rows, the scoped ones of ACME; ids of rows to get from each. */
 async function seed(knex: Knex, db: Db): Promise<{ plain: string[]; scoped: string[] }> {

@@ -6,7 +6,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, relative } from 'node:path';
 import type { EntityModel } from '../model/types.js';
 import { sliceBase } from '../entity/views/base.js';
-import { migrationView, type Column, type TableIndex } from '../entity/views/migration.js';
+import {
+  migrationView,
+  type Column,
+  type LiveIndex,
+  type TableIndex,
+} from '../entity/views/migration.js';
 import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import { formatFile } from '../entity/format.js';
 import { sequenceOptions } from '../entity/views/sequences.js';
@@ -33,6 +38,11 @@ export interface TableSnapshot {
   searchColumns?: string[];
   /** The unique column groups among live rows of a soft-deleting table (`liveUniqueMigration`). */
   liveUnique?: string[][];
+  /**
+   * The list indexes over live rows of a soft-deleting table (`liveIndexMigration`); absent where
+   * there are none, and in a schema.json from before them (its list indexes are in `indexes`).
+   */
+  liveIndexes?: LiveIndex[];
 }
 
 /** A snapshot whose relations are known. */
@@ -73,6 +83,7 @@ export function tableSnapshot(model: EntityModel): FullSnapshot {
     joinTables: view.joinTables,
     searchColumns: view.searchColumns,
     liveUnique: view.liveUnique,
+    ...(view.liveIndexes.length ? { liveIndexes: view.liveIndexes } : {}),
     sequences: model.fields
       .filter((f) => f.sequence)
       .map((f) => ({

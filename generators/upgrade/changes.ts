@@ -3,7 +3,7 @@
 import type { ForeignKey, JoinTable } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
 import type { NumberedColumn } from './base.js';
-import type { LiveUnique, SearchIndex } from './diff-search.js';
+import type { LiveUnique, SearchIndex, TableLiveIndex } from './diff-search.js';
 
 export type SchemaChange =
   | { kind: 'add'; column: Column; restore?: boolean }
@@ -21,7 +21,9 @@ export type SchemaChange =
   | { kind: 'addSearch'; search: SearchIndex }
   | { kind: 'dropSearch'; search: SearchIndex }
   | { kind: 'addLiveUnique'; unique: LiveUnique }
-  | { kind: 'dropLiveUnique'; unique: LiveUnique };
+  | { kind: 'dropLiveUnique'; unique: LiveUnique }
+  | { kind: 'addLiveIndex'; live: TableLiveIndex }
+  | { kind: 'dropLiveIndex'; live: TableLiveIndex };
 
 /** Data a change may lose (or a migration refuse), and how to proceed. */
 export interface DataRisk {

@@ -14,7 +14,7 @@ import {
   type TableDiff,
 } from './changes.js';
 import { ADDED_EMPTY, addedKind, alterRisks } from './diff-risks.js';
-import { diffLiveUnique, diffSearch } from './diff-search.js';
+import { diffLiveIndexes, diffLiveUnique, diffSearch } from './diff-search.js';
 
 const foreignKey = (key: ForeignKey) => `${key.column}>${key.table}:${key.onDelete}`;
 
@@ -159,11 +159,13 @@ export function diffTables(
   const altered = [...unhookKeys, ...unhook, ...renames, ...columns, ...drops, ...relations];
   const search = diffSearch(before, after, altered.length > 0);
   const live = diffLiveUnique(before, after, altered.length > 0);
+  const lists = diffLiveIndexes(before, after, altered.length > 0);
   return {
     // A foreign key goes before its column's index: MySQL keeps the index while the key needs it.
     changes: [
       ...search.drop.map((i): SchemaChange => ({ kind: 'dropSearch', search: i })),
       ...live.drop.map((unique): SchemaChange => ({ kind: 'dropLiveUnique', unique })),
+      ...lists.drop.map((i): SchemaChange => ({ kind: 'dropLiveIndex', live: i })),
       ...unhookKeys,
       ...unhook,
       ...renames,
@@ -175,6 +177,7 @@ export function diffTables(
       ...sequences,
       ...search.add.map((i): SchemaChange => ({ kind: 'addSearch', search: i })),
       ...live.add.map((unique): SchemaChange => ({ kind: 'addLiveUnique', unique })),
+      ...lists.add.map((i): SchemaChange => ({ kind: 'addLiveIndex', live: i })),
     ],
     risks,
   };

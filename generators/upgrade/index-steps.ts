@@ -1,11 +1,14 @@
 // An index's steps in a migration: a line of Knex's `alterTable`, or, for a unique text column,
 // the runtime's `uniqueIndexMigration` (exact or ignoring case, the same on every database).
-import type { TableIndex } from '../entity/views/migration.js';
+import type { LiveIndex, TableIndex } from '../entity/views/migration.js';
 import type { Line, Step, UniqueTextIndex } from './step-types.js';
 
 /** `unique (email) ignoring case`. */
 export const indexLabel = (index: TableIndex) =>
   `${index.method} (${index.columns.join(', ')})${index.text === 'ignoreCase' ? ' ignoring case' : ''}`;
+
+/** `(tenant_id, created_on, id)`: a list index over live rows. */
+export const liveLabel = (index: LiveIndex) => `(${[...index.scope, ...index.columns].join(', ')})`;
 
 /** A text column's unique index as `uniqueIndexMigration` takes it, when the index is one. */
 export function uniqueTextIndex(table: string, index: TableIndex): UniqueTextIndex | undefined {

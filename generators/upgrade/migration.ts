@@ -9,7 +9,14 @@ import { formatFile } from '../entity/format.js';
 import { migrationStamp } from '../entity/actions.js';
 import type { SchemaChange } from './changes.js';
 import { checkSql, rebuildTable } from './sql.js';
-import { indexLabel, uniqueTextIndex, type Line, type MigrationSteps, type Step } from './steps.js';
+import {
+  indexLabel,
+  liveLabel,
+  uniqueTextIndex,
+  type Line,
+  type MigrationSteps,
+  type Step,
+} from './steps.js';
 
 export const UPGRADE_TEMPLATES = fileURLToPath(
   new URL('../../templates/upgrade/', import.meta.url),
@@ -67,6 +74,10 @@ export function summarize(changes: readonly SchemaChange[]): string[] {
         return `+ unique among live rows (${c.unique.columns.join(', ')})`;
       case 'dropLiveUnique':
         return `- unique among live rows (${c.unique.columns.join(', ')})`;
+      case 'addLiveIndex':
+        return `+ index over live rows ${liveLabel(c.live)}`;
+      case 'dropLiveIndex':
+        return `- index over live rows ${liveLabel(c.live)}`;
     }
   });
 }
@@ -101,6 +112,10 @@ function stepView(step: Step): object {
     const { up, ...index } = step.uniqueIndex;
     return { uniqueIndex: { index, up } };
   }
+  if ('liveIndex' in step) {
+    const { up, table, scope, columns } = step.liveIndex;
+    return { liveIndex: { table, index: { scope, columns }, up } };
+  }
   return step;
 }
 
@@ -133,6 +148,7 @@ export function alterMigrationView(
     databaseImports: [
       // A column compared exactly (a tenant) keeps its binary collation when added or altered.
       ...(usesExact(all) ? ['exactText'] : []),
+      ...(all.some((s) => 'liveIndex' in s) ? ['liveIndexMigration'] : []),
       ...(all.some((s) => 'liveUnique' in s) ? ['liveUniqueMigration'] : []),
       ...(all.some((s) => 'searchIndex' in s) ? ['searchIndexMigration'] : []),
       ...(all.some(

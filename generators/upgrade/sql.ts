@@ -153,6 +153,12 @@ function builders(
       `-- unique index over live rows (${columns.join(', ')}) ${up ? 'created' : 'dropped'} (@slicekit/runtime/database liveUniqueMigration)`,
     ];
   }
+  if ('liveIndex' in step) {
+    const { scope, columns, up } = step.liveIndex;
+    return [
+      `-- index over live rows (${[...scope, ...columns].join(', ')}) ${up ? 'created' : 'dropped'} (@slicekit/runtime/database liveIndexMigration)`,
+    ];
+  }
   if ('number' in step) {
     return [
       `-- each row of ${step.number.table} without ${step.number.column} numbered by its sequence`,

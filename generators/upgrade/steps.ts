@@ -6,11 +6,11 @@ import type { ForeignKey } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
 import type { FullSnapshot, NumberedColumn } from './base.js';
 import { indexKey, type SchemaChange } from './changes.js';
-import { indexLabel, indexStep } from './index-steps.js';
+import { indexLabel, indexStep, liveLabel } from './index-steps.js';
 import type { Line, MigrationSteps, Step } from './step-types.js';
 
 export type { EnumChange, Line, MigrationSteps, Step, UniqueTextIndex } from './step-types.js';
-export { indexLabel, uniqueTextIndex } from './index-steps.js';
+export { indexLabel, liveLabel, uniqueTextIndex } from './index-steps.js';
 
 const alter = (table: string, ...lines: Line[]): Step => ({ alterTable: { table, lines } });
 const nullable = (column: Column): Column => ({ ...column, notNullable: false });
@@ -141,6 +141,10 @@ function inverse(change: SchemaChange): SchemaChange {
       return { kind: 'dropLiveUnique', unique: change.unique };
     case 'dropLiveUnique':
       return { kind: 'addLiveUnique', unique: change.unique };
+    case 'addLiveIndex':
+      return { kind: 'dropLiveIndex', live: change.live };
+    case 'dropLiveIndex':
+      return { kind: 'addLiveIndex', live: change.live };
   }
 }
 
@@ -257,6 +261,14 @@ function forward(
       case 'dropLiveUnique':
         note(`unique among live rows dropped: ${change.unique.columns.join(', ')}`);
         steps.push({ liveUnique: { ...change.unique, up: false } });
+        break;
+      case 'addLiveIndex':
+        note(`index over live rows: ${liveLabel(change.live)}`);
+        steps.push({ liveIndex: { ...change.live, up: true } });
+        break;
+      case 'dropLiveIndex':
+        note(`index over live rows dropped: ${liveLabel(change.live)}`);
+        steps.push({ liveIndex: { ...change.live, up: false } });
         break;
     }
   }

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { EntitySpecError, type SpecProblem } from '../../generators/model/errors.js';
 import { resolveSpec } from '../../generators/model/resolve.js';
 import type { EntitySpec } from '../../generators/model/types.js';
+import { tableSnapshot } from '../../generators/upgrade/base.js';
 
 const book: EntitySpec = {
   entity: 'Book',
@@ -88,6 +89,37 @@ describe('entity spec: tenants and bypass roles', () => {
     expect(model.fields.map((f) => f.name.camel)).to.include.members(['ownedBy', 'tenantId']);
     expect(model.dto.map((f) => f.name.camel)).to.not.include('tenantId');
     expect(resolveSpec({ ...book, owned: true }, 'book.yaml').ownerBypass).to.deep.equal([]);
+  });
+
+  it("leads a tenant entity's indexes with tenant_id and, under soft delete, keeps list indexes to live rows", () => {
+    const shelf: EntitySpec = {
+      entity: 'Shelf',
+      tenant: true,
+      owned: true,
+      fields: {
+        code: { type: 'string', required: true, unique: true, maxLength: 20 },
+        floor: { type: 'integer', sortable: true },
+        zone: { type: 'string', maxLength: 10, filterable: true },
+      },
+    };
+    const plain = tableSnapshot(resolveSpec(shelf, 'shelf.yaml'));
+    expect(plain.indexes.map((i) => `${i.method} ${i.columns.join()}`)).to.deep.equal([
+      'index tenant_id,created_on,id',
+      'index tenant_id,owned_by,created_on,id',
+      'unique tenant_id,code',
+      'index tenant_id,floor,id',
+      'index tenant_id,zone',
+    ]);
+    expect(plain.liveIndexes).to.equal(undefined);
+    const soft = tableSnapshot(resolveSpec({ ...shelf, softDelete: true }, 'shelf.yaml'));
+    expect(soft.indexes).to.deep.equal([]);
+    expect(soft.liveUnique).to.deep.equal([['tenant_id', 'code']]);
+    expect(soft.liveIndexes).to.deep.equal([
+      { scope: ['tenant_id'], columns: ['created_on', 'id'] },
+      { scope: ['tenant_id', 'owned_by'], columns: ['created_on', 'id'] },
+      { scope: ['tenant_id'], columns: ['floor', 'id'] },
+      { scope: ['tenant_id'], columns: ['zone'] },
+    ]);
   });
 
   it('reports each mistake of tenant and bypass with its fix', () => {

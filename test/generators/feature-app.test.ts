@@ -181,7 +181,7 @@ describe('the generated app of the feature fixtures', function () {
         );
         expect(output).to.match(/answers 422 naming bookId for a book that is deleted/);
         expect(output).to.match(
-          /lists them under their shelf: 200, and 404 under one that does not exist; deleted ones with \?deleted=only/,
+          /lists them under their shelf: 200, and 404 under one that does not exist; deleted ones with \?deleted=only, 403 to a caller who may not restore/,
         );
         expect(output).to.match(
           /restore: POST \/v1\/books\/\{id\}\/restore answers 401 anonymous, 403/,

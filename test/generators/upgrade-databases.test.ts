@@ -12,7 +12,7 @@ import request from 'supertest';
 import { registerEntityGenerator } from '../../generators/entity/index.js';
 import { DataLossError } from '../../generators/upgrade/errors.js';
 import { repoRoot } from '../support/scratch-slices.js';
-import { appOf, loadMigration } from './support/upgraded-app.js';
+import { appOf, indexNames, loadMigration } from './support/upgraded-app.js';
 import { describeEachDatabase, uniqueName } from '../support/services.js';
 
 const dir = join(repoRoot, '.work', uniqueName('upgrade'));
@@ -157,10 +157,15 @@ before(async () => {
     const migration = readdirSync(join(dir, 'migrations')).sort().at(-1)!;
     expect(migration).to.equal(`202501010000${String(i + 1).padStart(2, '0')}_alter_notes.ts`);
     if (step.name.includes('soft delete')) {
-      // Unique among live rows: the plain unique index goes, the live one comes last.
+      // Unique among live rows: the plain unique index goes, the live one comes last; so does
+      // the list's default order, then over live rows only.
       const text = readFileSync(join(dir, 'migrations', migration), 'utf8');
       expect(text).to.contain(
         "liveUniqueMigration({ table: 'notes', unique: [['title']] }).up(knex)",
+      );
+      expect(text).to.contain("table.dropIndex(['created_on', 'id']);");
+      expect(text.replace(/\s+/g, ' ')).to.contain(
+        "liveIndexMigration({ table: 'notes', indexes: [{ scope: [], columns: ['created_on', 'id'] }], }).up(knex)",
       );
     }
     versions.push({ migration, slices: snapshotSlice(i + 1) });
@@ -262,6 +267,10 @@ describeEachDatabase('upgrading a slice with rows', (db) => {
           break;
         }
         case 9: {
+          // The list's order reads the live rows only (the plain index comes back with down).
+          const names = await indexNames(db.knex, db.dialect, 'notes');
+          expect(names).to.include('notes_created_on_id_live');
+          expect(names).not.to.include('notes_created_on_id_index');
           // The rows it held are live; a deleted one's title can be taken, and its restore is 409.
           const second = `/v1/notes/${ids[1]}`;
           expect((await request(app).delete(second)).status).to.equal(204);
@@ -298,6 +307,11 @@ describeEachDatabase('upgrading a slice with rows', (db) => {
       // Down gives the table back as it was; up again moves on to the next step.
       await migration.down(db.knex);
       expect(await shape(db.knex)).to.deep.equal(before);
+      if (i === 9) {
+        expect(await indexNames(db.knex, db.dialect, 'notes')).to.include(
+          'notes_created_on_id_index',
+        );
+      }
       if (i === 8) {
         // Exact again: a title differing in case only is another title.
         const variant = { id: '00000000-0000-4000-8000-000000000002', title: 'FIRST NOTE' };
@@ -372,6 +386,10 @@ describe('upgrading a slice to tenant: true', () => {
     const result = await run({ specFile: saved, now, 'default-tenant': 'ACME' });
     expect(result.failures).to.deep.equal([]);
     [create, upgrade] = readdirSync(join(tenantDir, 'migrations')).sort() as [string, string];
+    // The list's default order is read within one tenant: its index is led by the tenant now.
+    const text = readFileSync(join(tenantDir, 'migrations', upgrade), 'utf8');
+    expect(text).to.contain("table.index(['tenant_id', 'created_on', 'id']);");
+    expect(text).to.contain("table.dropIndex(['created_on', 'id']);");
   });
   after(() => rmSync(tenantDir, { recursive: true, force: true }));
 
@@ -388,6 +406,9 @@ describe('upgrading a slice to tenant: true', () => {
       await db.knex('shelves').insert([row('A1', 1), row('B2', 2)]);
       const migration = await loadMigration(tenantDir, upgrade);
       await migration.up(db.knex);
+      expect(await indexNames(db.knex, db.dialect, 'shelves')).to.include.members([
+        'shelves_tenant_id_created_on_id_index',
+      ]);
       const tenants = await db.knex('shelves').orderBy('code').pluck('tenant_id');
       expect(tenants).to.deep.equal(['ACME', 'ACME']);
       // A1 once per tenant: look-alike tenants are others, the same tenant is refused.

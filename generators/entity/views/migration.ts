@@ -61,36 +61,64 @@ function column(f: FieldModel, tenant = false): Column {
 }
 
 /**
- * The indexes of a tenant entity lead with its tenant column: every query of it is confined to one
- * tenant, and a unique field holds each value once per tenant. A sequence's numbers stay unique
- * across tenants: one sequence hands them out.
+ * A list index over the live rows of a soft-deleting table (the runtime's liveIndexMigration): a
+ * partial index on PostgreSQL and SQLite, the deleted-on column after `scope` on MySQL.
  */
-function indexes(model: EntityModel): TableIndex[] {
-  const own = ownIndexes(model);
-  if (!model.tenant) return own;
-  const numbered = new Set(model.fields.filter((f) => f.sequence).map((f) => f.column));
-  // A tenant's unique text compares exactly as the tenant does (its column is exactText), in a
-  // plain unique index led by the tenant.
-  const tenant = own.map((index) => {
-    if (index.method === 'unique' && index.columns.every((c) => numbered.has(c))) return index;
-    const { columns, method } = index;
-    return { method, columns: [TENANT_COLUMN, ...columns] };
-  });
-  return tenant.some((i) => i.columns[0] === TENANT_COLUMN)
-    ? tenant
-    : [{ method: 'index', columns: [TENANT_COLUMN] }, ...tenant];
+export interface LiveIndex {
+  /** The columns a scoped list compares by equality: the tenant, then the owner. */
+  scope: string[];
+  columns: string[];
+}
+
+/** An index of the entity's own, before the tenant leads it; `list`: one a list reads. */
+interface OwnIndex extends TableIndex {
+  /** Compared by equality before `columns` (the owner). */
+  scope?: string[];
+  list?: true;
 }
 
 const TENANT_COLUMN = 'tenant_id';
 
-function ownIndexes(model: EntityModel): TableIndex[] {
+/**
+ * The indexes Knex makes (`plain`) and the list indexes over live rows (`live`). A tenant entity's
+ * indexes lead with its tenant column: every query of it is confined to one tenant, and a unique
+ * field holds each value once per tenant. A sequence's numbers stay unique across tenants: one
+ * sequence hands them out. A soft-deleting entity's list indexes cover its live rows only, so a
+ * list and its count never read past deleted rows; a reference's index stays whole, as the
+ * database's own foreign key checks read deleted rows too.
+ */
+function tableIndexes(model: EntityModel): { plain: TableIndex[]; live: LiveIndex[] } {
+  const tenant = model.tenant ? [TENANT_COLUMN] : [];
+  const numbered = new Set(model.fields.filter((f) => f.sequence).map((f) => f.column));
+  const plain: TableIndex[] = [];
+  const live: LiveIndex[] = [];
+  for (const { scope: own = [], list, ...index } of ownIndexes(model)) {
+    const scope = [...tenant, ...own];
+    if (model.softDelete && list) live.push({ scope, columns: index.columns });
+    else if (index.method === 'unique' && index.columns.every((c) => numbered.has(c))) {
+      plain.push(index);
+    } else if (!model.tenant) plain.push({ ...index, columns: [...scope, ...index.columns] });
+    // A tenant's unique text compares exactly as the tenant does (its column is exactText), in a
+    // plain unique index led by the tenant.
+    else plain.push({ method: index.method, columns: [...scope, ...index.columns] });
+  }
+  const led = [...plain.map((i) => i.columns[0]), ...live.map((i) => i.scope[0])];
+  if (!model.tenant || led.includes(TENANT_COLUMN)) return { plain, live };
+  return model.softDelete
+    ? { plain, live: [{ scope: tenant, columns: [] }, ...live] }
+    : { plain: [{ method: 'index', columns: tenant }, ...plain], live };
+}
+
+function ownIndexes(model: EntityModel): OwnIndex[] {
   const reference = model.referenceData;
   // The default order of a list: newest first, the id breaking ties (`created_on desc, id desc`);
   // an owned entity's list reads the caller's rows only, in that order.
   const order = model.audited ? ['created_on', 'id'] : [];
   return [
-    ...(order.length ? [{ method: 'index', columns: order } as TableIndex] : []),
-    ...(model.owned ? [{ method: 'index', columns: ['owned_by', ...order] } as TableIndex] : []),
+    ...(order.length ? [{ method: 'index', columns: order, list: true } as OwnIndex] : []),
+    ...(model.owned
+      ? [{ method: 'index', scope: ['owned_by'], columns: order, list: true } as OwnIndex]
+      : []),
     // Reference rows are found by their key, which must identify one row.
     ...(reference
       ? [{ method: 'unique', columns: reference.key.map((f) => f.column) } as TableIndex]
@@ -104,9 +132,10 @@ function ownIndexes(model: EntityModel): TableIndex[] {
     // ties as in the list's order.
     ...model.fields
       .filter((f) => !f.unique && !f.sequence && (f.reference || f.sortable || f.filterable))
-      .map((f): TableIndex => ({
+      .map((f): OwnIndex => ({
         method: 'index',
         columns: f.sortable ? [f.column, 'id'] : [f.column],
+        ...(f.reference ? {} : { list: true as const }),
       })),
   ];
 }
@@ -133,13 +162,15 @@ export function liveUniqueColumns(model: EntityModel): string[][] {
 }
 
 export function migrationView(model: EntityModel, base: SliceBase, migrationName: string) {
+  const { plain, live } = tableIndexes(model);
   return {
     ...base,
     migrationName,
     columns: model.fields.map((f) => column(f, model.tenant)),
     hasExactText: model.tenant,
-    indexes: indexes(model),
-    uniqueTexts: indexes(model).flatMap((i) =>
+    indexes: plain,
+    liveIndexes: live,
+    uniqueTexts: plain.flatMap((i) =>
       i.text
         ? [
             {
@@ -154,9 +185,10 @@ export function migrationView(model: EntityModel, base: SliceBase, migrationName
     liveUnique: liveUniqueColumns(model),
     databaseImports: [
       ...(model.tenant ? ['exactText'] : []),
+      ...(live.length ? ['liveIndexMigration'] : []),
       ...(liveUniqueColumns(model).length ? ['liveUniqueMigration'] : []),
       ...(searchColumns(model).length ? ['searchIndexMigration'] : []),
-      ...(indexes(model).some((i) => i.text) ? ['uniqueIndexMigration'] : []),
+      ...(plain.some((i) => i.text) ? ['uniqueIndexMigration'] : []),
     ].join(', '),
     sequences: model.fields.filter((f) => f.sequence).map(sequenceOptions),
     foreignKeys: foreignKeys(model),

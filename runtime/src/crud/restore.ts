@@ -1,7 +1,7 @@
 // Restore: a soft-deleted row back among the live ones, with exactly the rows its delete's
 // cascade took, all or nothing: refused as a new write would be (409 for a unique value a live row
-// took since, 422 for a reference to a row deleted or gone), for the row and each row it brings
-// back, in one transaction.
+// took since, 422 for a reference or many-to-many link to a row deleted or gone), for the row and
+// each row it brings back, in one transaction.
 import type { Knex } from 'knex';
 import { transactionWithRetry } from '../database/index.js';
 import { recordEvents, rowEvents } from '../events/index.js';
@@ -21,8 +21,8 @@ type Row = Record<string, unknown>;
  * the rows its delete's cascade took, and answers with the stored row; 404 when the caller has no
  * such row, deleted or not; a live row is answered as it is. 412 when `If-Match` does not match;
  * 409 `crud.duplicate` when a live row now holds a unique value of the row or of one it brings
- * back; 422 `crud.invalid_reference` when one of those rows names a row that is deleted or gone
- * (each named in `errors`). Refused, nothing is restored. Declared `Restored` events are recorded
+ * back; 422 `crud.invalid_reference` when one of those rows names, by a reference or a
+ * many-to-many link, a row that is deleted or gone (each named in `errors`). Refused, nothing is restored. Declared `Restored` events are recorded
  * in the same transaction.
  *
  * @example
@@ -46,7 +46,7 @@ export async function restoreEntity(
       if (found[table.deletedColumn!] === null) return tagSourced(table, found);
       Object.assign(stored, found);
       const restored = await restoreTaken(trx, table, key, String(found[deletion]));
-      // Every row back must name live rows only, as on a new write (links are left as they are).
+      // Every row back must name live rows only, by its references and links, as on a new write.
       const broken = await brokenReferences(trx, restored, who);
       if (broken.length > 0) throw unrestorable(table, key, broken);
       const row = await findRow(trx, table, id, who, false, true);

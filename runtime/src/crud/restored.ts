@@ -1,5 +1,5 @@
 // What a restore must not bring back: a row (the restored one, or one its delete's cascade took)
-// whose reference names a row deleted or gone since, and a row whose unique value a live row took
+// whose reference or many-to-many link names a row deleted or gone since, and a row whose unique value a live row took
 // since. Either refuses the whole restore: nothing comes back.
 import type { Knex } from 'knex';
 import { ProblemError } from '../http/index.js';
@@ -27,10 +27,30 @@ export interface BrokenReference {
 const text = (value: unknown) => String(value).toLowerCase();
 
 /**
- * The references of the `restored` rows (each table's, by id) that name no live row of the
- * caller's tenant: a row deleted (soft) or gone. Read once the restore has cleared its marks, so a
- * reference to a row the same restore brings back holds. Whatever the row's `onDelete`, the check
- * does not look at owners: a row restored by a bypass role may name another caller's rows.
+ * Which of the `named` ids (lower-cased) are live rows of `target` in the caller's tenant. Owners
+ * are not looked at: a row restored by a bypass role may name another caller's rows.
+ */
+async function liveIds(
+  db: Db,
+  target: EntityTable<unknown>,
+  named: readonly string[],
+  caller: Caller,
+): Promise<Set<string>> {
+  const column = `${target.table}.${target.idColumn}`;
+  const scoped = scopeRows(db(target.table), target, caller, tenantCondition(target, caller));
+  const found = (await liveRowsOnly(scoped, target)
+    .whereIn(column, named)
+    .pluck(column)) as unknown[];
+  return new Set(found.map(text));
+}
+
+/**
+ * The references and many-to-many links of the `restored` rows (each table's, by id) that name
+ * no live row of the caller's tenant: a row deleted (soft) or gone. Read once the restore has
+ * cleared its marks, so a reference or link to a row the same restore brings back holds. Whatever
+ * the row's `onDelete`, the check does not look at owners: a row restored by a bypass role may
+ * name another caller's rows. A link's join rows are kept through a soft delete; one naming a row
+ * deleted since is named here, as a new write naming it would be refused.
  */
 export async function brokenReferences(
   db: Db,
@@ -38,6 +58,14 @@ export async function brokenReferences(
   caller: Caller,
 ): Promise<BrokenReference[]> {
   const broken: BrokenReference[] = [];
+  const named = (entity: string, id: unknown, field: string, target: string, ids: string) =>
+    broken.push({
+      entity,
+      id: String(id),
+      field,
+      message: `names a ${target} that is deleted or gone: ${ids}`,
+      keyword: 'reference',
+    });
   for (const { table, ids } of restored) {
     for (const reference of table.references) {
       const rows = (await db(table.table)
@@ -46,22 +74,29 @@ export async function brokenReferences(
         .select(table.idColumn, reference.column)) as Row[];
       if (rows.length === 0) continue;
       const target = reference.to();
-      const column = `${target.table}.${target.idColumn}`;
-      const named = [...new Set(rows.map((row) => text(row[reference.column])))];
-      const scoped = scopeRows(db(target.table), target, caller, tenantCondition(target, caller));
-      const live = new Set(
-        (
-          (await liveRowsOnly(scoped, target).whereIn(column, named).pluck(column)) as unknown[]
-        ).map(text),
-      );
+      const values = [...new Set(rows.map((row) => text(row[reference.column])))];
+      const live = await liveIds(db, target, values, caller);
       for (const row of rows.filter((r) => !live.has(text(r[reference.column])))) {
-        broken.push({
-          entity: table.entityName,
-          id: String(row[table.idColumn]),
-          field: reference.property,
-          message: `names a ${target.entityName} that is deleted or gone: ${String(row[reference.column])}`,
-          keyword: 'reference',
-        });
+        const value = String(row[reference.column]);
+        named(table.entityName, row[table.idColumn], reference.property, target.entityName, value);
+      }
+    }
+    for (const link of table.links) {
+      const rows = (await db(link.joinTable)
+        .whereIn(link.localKey, ids as Knex.Value[])
+        .orderBy(link.foreignKey)
+        .select(link.localKey, link.foreignKey)) as Row[];
+      if (rows.length === 0) continue;
+      const target = link.to();
+      const values = [...new Set(rows.map((row) => text(row[link.foreignKey])))];
+      const live = await liveIds(db, target, values, caller);
+      const missing = new Map<string, string[]>();
+      for (const row of rows.filter((r) => !live.has(text(r[link.foreignKey])))) {
+        const id = String(row[link.localKey]);
+        missing.set(id, [...(missing.get(id) ?? []), String(row[link.foreignKey])]);
+      }
+      for (const [id, gone] of missing) {
+        named(table.entityName, id, link.property, target.entityName, gone.join(', '));
       }
     }
   }

@@ -8,6 +8,7 @@ export * from './connection.js';
 export * from './exact-text.js';
 export * from './knex-config.js';
 export * from './search-index.js';
+export * from './live-index.js';
 export * from './live-unique.js';
 export * from './timeouts.js';
 export * from './transaction.js';

@@ -26,3 +26,26 @@ export async function appOf(slices: string, knex: Knex): Promise<Express> {
   app.use('/v1', router);
   return app;
 }
+
+/** The names of the indexes of `table` as the database's catalog has them (no primary key). */
+export async function indexNames(knex: Knex, dialect: string, table: string): Promise<string[]> {
+  if (dialect === 'sqlite') {
+    const rows = (await knex.raw(
+      "select name from pragma_index_list(?) where origin <> 'pk' order by name",
+      [table],
+    )) as { name: string }[];
+    return rows.map((r) => r.name);
+  }
+  if (dialect === 'postgres') {
+    const { rows } = (await knex.raw(
+      "select indexname as name from pg_indexes where tablename = ? and indexname <> ? || '_pkey' order by 1",
+      [table, table],
+    )) as { rows: { name: string }[] };
+    return rows.map((r) => r.name);
+  }
+  const [rows] = (await knex.raw(
+    "select distinct index_name as name from information_schema.statistics where table_schema = database() and table_name = ? and index_name <> 'PRIMARY' order by 1",
+    [table],
+  )) as [{ name: string }[]];
+  return rows.map((r) => r.name);
+}

@@ -1,8 +1,8 @@
 // What a restore brings back with the row, against real databases: the rows its delete's cascade
-// took are held to the same rules as the row (no reference to a row deleted since, no unique value
-// a live row took since), all or nothing; and the nested list route of a soft-deleting child takes
-// ?deleted=include|only as the list does (the callers who may restore; 403 to others, 400 to a
-// value it does not know).
+// took are held to the same rules as the row (no reference or many-to-many link to a row deleted
+// since, no unique value a live row took since), all or nothing; and the nested list route of a
+// soft-deleting child takes ?deleted=include|only as the list does (the callers who may restore;
+// 403 to others, 400 to a value it does not know).
 import { expect } from 'chai';
 import express from 'express';
 import type { Knex } from 'knex';
@@ -83,6 +83,31 @@ describeEachDatabase('restoring what a cascade took', (db) => {
     await restoreEntity(db.knex, authors, parent);
     expect(await live(authors, [parent])).to.deep.equal([parent]);
     expect((await live(books, [shelved, loose])).sort()).to.deep.equal([shelved, loose].sort());
+  });
+
+  it('refuses (422) restoring a row whose cascade would bring back a many-to-many link to a deleted row', async () => {
+    const [parent, shown, kept] = [await author(), await shelf(), await shelf()];
+    const displayed = await book(parent, null, undefined, [shown, kept]);
+    await deleteEntity(db.knex, authors, parent);
+    // The join rows stay through both soft deletes.
+    await deleteEntity(db.knex, shelves, shown);
+
+    const refused = problemOf(await failure(restoreEntity(db.knex, authors, parent)));
+    expect(refused).to.include({ status: 422, code: 'crud.invalid_reference' });
+    expect(refused.errors).to.deep.equal([
+      {
+        entity: 'Book',
+        id: displayed,
+        field: 'displayIds',
+        message: `names a Shelf that is deleted or gone: ${shown}`,
+        keyword: 'reference',
+      },
+    ]);
+    expect(await live(books, [displayed])).to.deep.equal([]);
+
+    await restoreEntity(db.knex, shelves, shown);
+    await restoreEntity(db.knex, authors, parent);
+    expect(await live(books, [displayed])).to.deep.equal([displayed]);
   });
 
   it('refuses (409 crud.duplicate) restoring a row whose cascade would bring back a unique value taken since, naming that row', async () => {

@@ -3,6 +3,7 @@
 // asks `dialectFor(knex)` and calls a member; no file outside this folder names a database.
 import type { Knex } from 'knex';
 import type { UniqueTextIndex } from './unique-text-index.js';
+import type { LiveListIndex, LiveUniqueIndex } from './live-rows-index.js';
 import type { SqlFamily } from './family.js';
 import type { KeyTableStatements } from './key-table.js';
 
@@ -268,20 +269,11 @@ export interface Dialect extends ListQueryDialect {
    */
   readonly uniqueText: UniqueTextIndex;
 
-  /**
-   * A unique index over the live rows of a soft-deleting table (`deletedColumn` null), so a
-   * deleted row's values can be taken again; made and dropped by migrations
-   * (`liveUniqueMigration`).
-   */
-  readonly liveUnique: {
-    create(
-      knex: Knex,
-      table: string,
-      columns: readonly string[],
-      deletedColumn: string,
-    ): Promise<void>;
-    drop(knex: Knex, table: string, columns: readonly string[]): Promise<void>;
-  };
+  /** A unique index over the live rows of a soft-deleting table (`liveUniqueMigration`). */
+  readonly liveUnique: LiveUniqueIndex;
+
+  /** A list index over the live rows of a soft-deleting table (`liveIndexMigration`). */
+  readonly liveIndex: LiveListIndex;
 
   /** The idempotency key table's statements; undefined where keys stay in the process. */
   readonly keyTable: KeyTableStatements | undefined;

@@ -2,7 +2,7 @@
 // tables (a generated marker column) and the collation that compares text exactly.
 import type { Knex } from 'knex';
 import type { Dialect } from './dialect.js';
-import { uniqueIndexName } from './shared.js';
+import { liveIndexName, uniqueIndexName } from './shared.js';
 
 /** The generated column ending a live unique index: 1 for a live row, NULL for a deleted one. */
 const LIVE_COLUMN = 'slicekit_live';
@@ -36,6 +36,23 @@ export const mysqlLiveUnique: Dialect['liveUnique'] = {
     if (Number(rows[0]?.n) === 0) {
       await knex.schema.alterTable(table, (t) => t.dropColumn(LIVE_COLUMN));
     }
+  },
+};
+
+// No partial index: the deleted-on column follows the scope columns (`col IS NULL` is looked up
+// in an index as `col = value` is), so the live rows of one tenant or owner are one range of the
+// index, in the order of the columns after it; deleted rows sit in ranges a live list never reads.
+export const mysqlLiveIndex: Dialect['liveIndex'] = {
+  create: async (knex, table, scope, columns, deletedColumn) => {
+    const key = [...scope, deletedColumn, ...columns];
+    await knex.raw(`CREATE INDEX ?? ON ?? (${key.map(() => '??').join(', ')})`, [
+      liveIndexName(table, [...scope, ...columns]),
+      table,
+      ...key,
+    ]);
+  },
+  drop: async (knex, table, columns) => {
+    await knex.raw('DROP INDEX ?? ON ??', [liveIndexName(table, columns), table]);
   },
 };
 

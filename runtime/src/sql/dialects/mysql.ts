@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import type { Dialect } from './dialect.js';
 import { mysqlUniqueText } from './unique-text.js';
 import { mysqlKeyTable } from './key-table.js';
-import { mysqlExactTextCollation, mysqlLiveUnique } from './mysql-schema.js';
+import { mysqlExactTextCollation, mysqlLiveIndex, mysqlLiveUnique } from './mysql-schema.js';
 import {
   afterCreate,
   claimSkippingLocked,
@@ -272,6 +272,7 @@ export const mysql: Dialect = {
   },
 
   liveUnique: mysqlLiveUnique,
+  liveIndex: mysqlLiveIndex,
 
   keyTable: mysqlKeyTable,
 

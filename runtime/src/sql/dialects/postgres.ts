@@ -20,6 +20,7 @@ import {
   dropConnection,
   withDatabaseName,
   databaseNameOf,
+  partialIndex,
   partialUniqueIndex,
 } from './shared.js';
 
@@ -191,6 +192,7 @@ export const postgres: Dialect = {
   searchIndex: trigramIndex,
 
   liveUnique: partialUniqueIndex,
+  liveIndex: partialIndex,
 
   keyTable: postgresKeyTable,
 

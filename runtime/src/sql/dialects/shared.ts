@@ -195,3 +195,29 @@ export const partialUniqueIndex = {
     await knex.raw('DROP INDEX IF EXISTS ??', [uniqueIndexName(table, columns)]);
   },
 };
+
+/** The name of a list index over the live rows (`books_tenant_id_created_on_id_live`). */
+export const liveIndexName = (table: string, columns: readonly string[]): string =>
+  `${table}_${columns.join('_')}_live`.replace(/[-.]/g, '_').toLowerCase();
+
+/** PostgreSQL and SQLite: a partial index, `... WHERE deleted_on IS NULL`. */
+export const partialIndex = {
+  create: async (
+    knex: Knex,
+    table: string,
+    scope: readonly string[],
+    columns: readonly string[],
+    deletedColumn: string,
+  ) => {
+    const all = [...scope, ...columns];
+    await knex.raw(`CREATE INDEX ?? ON ?? (${all.map(() => '??').join(', ')}) WHERE ?? IS NULL`, [
+      liveIndexName(table, all),
+      table,
+      ...all,
+      deletedColumn,
+    ]);
+  },
+  drop: async (knex: Knex, table: string, columns: readonly string[]) => {
+    await knex.raw('DROP INDEX IF EXISTS ??', [liveIndexName(table, columns)]);
+  },
+};

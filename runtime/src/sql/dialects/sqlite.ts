@@ -14,6 +14,7 @@ import {
   counterSequences,
   insertReturning,
   marks,
+  partialIndex,
   partialUniqueIndex,
   quoteDouble,
 } from './shared.js';
@@ -216,6 +217,7 @@ export const sqlite: Dialect = {
   },
 
   liveUnique: partialUniqueIndex,
+  liveIndex: partialIndex,
 
   keyTable: undefined,
 

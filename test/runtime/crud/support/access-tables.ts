@@ -78,6 +78,8 @@ export class Book extends SoftDeleted {
   title = '';
   authorId: string | null = null;
   shelfId: string | null = null;
+  /** The shelves it is on display on: a many-to-many. */
+  displayIds: string[] = [];
 }
 
 export class Sticker extends SoftDeleted {
@@ -114,6 +116,14 @@ export const books = defineEntityTable({
   references: {
     authorId: { to: () => authors, onDelete: 'cascade' },
     shelfId: { to: () => shelves, onDelete: 'restrict' },
+  },
+  links: {
+    displayIds: {
+      to: () => shelves,
+      joinTable: 'sd_book_displays',
+      localKey: 'book_id',
+      foreignKey: 'shelf_id',
+    },
   },
 });
 
@@ -187,6 +197,11 @@ export async function createAccessTables(knex: Knex): Promise<void> {
     softDeleteColumns(t);
   });
   await liveUniqueMigration({ table: 'sd_books', unique: [['title']] }).up(knex);
+  await knex.schema.createTable('sd_book_displays', (t) => {
+    t.uuid('book_id').notNullable().references('id').inTable('sd_books').onDelete('cascade');
+    t.uuid('shelf_id').notNullable().references('id').inTable('sd_shelves').onDelete('cascade');
+    t.primary(['book_id', 'shelf_id']);
+  });
   await knex.schema.createTable('sd_stickers', (t) => {
     t.uuid('id').primary();
     t.uuid('book_id').notNullable().references('id').inTable('sd_books');
@@ -216,9 +231,14 @@ export function accessRows(db: { readonly knex: Knex }, prefix: string) {
       const id = nextId();
       return insert(shelves, Object.assign(new Shelf(), { id, code: `S${id.slice(-6)}` }));
     },
-    book(authorId: string | null, shelfId: string | null = null, title?: string) {
+    book(
+      authorId: string | null,
+      shelfId: string | null = null,
+      title?: string,
+      displayIds: string[] = [],
+    ) {
       const id = nextId();
-      const values = { id, title: title ?? `Book ${id.slice(-6)}`, authorId, shelfId };
+      const values = { id, title: title ?? `Book ${id.slice(-6)}`, authorId, shelfId, displayIds };
       return insert(books, Object.assign(new Book(), values));
     },
     sticker(bookId: string) {
