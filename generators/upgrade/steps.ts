@@ -16,10 +16,18 @@ const alter = (table: string, ...lines: Line[]): Step => ({ alterTable: { table,
 const nullable = (column: Column): Column => ({ ...column, notNullable: false });
 const checkName = (table: string, column: string) => `${table}_${column}_check`;
 
+/** A column method's argument in a comment: `3`, or `useTz: true` for an options object. */
+function describeArgument(arg: unknown): string {
+  if (arg === null || typeof arg !== 'object') return String(arg);
+  return Object.entries(arg)
+    .map(([key, value]) => `${key}: ${String(value)}`)
+    .join(', ');
+}
+
 /** What a column was or becomes, in a comment: `nickname string(80), required`. */
 function describe(column: Column): string {
   const args = column.method === 'enu' ? [(column.args[0] as string[]).join(' | ')] : column.args;
-  const type = `${column.method}${args.length ? `(${args.map(String).join(', ')})` : ''}`;
+  const type = `${column.method}${args.length ? `(${args.map(describeArgument).join(', ')})` : ''}`;
   const traits = [
     column.notNullable ? 'required' : 'optional',
     ...(column.hasDefault ? [`default ${JSON.stringify(column.defaultTo)}`] : []),
