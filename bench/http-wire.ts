@@ -1,6 +1,6 @@
 // The statements an app sends its database, read on the wire: a TCP proxy between the app and
 // PostgreSQL or MySQL that forwards every byte and reads the SQL text of each statement the client
-// sends (PostgreSQL Query and Parse messages, MySQL COM_QUERY and COM_STMT_PREPARE packets), so
+// sends (PostgreSQL Query and Execute messages, MySQL COM_QUERY and COM_STMT_PREPARE packets), so
 // what an app issues is counted from outside its process, whatever its driver or ORM.
 import net from 'node:net';
 
@@ -21,8 +21,16 @@ class StatementReader {
     while (this.protocol === 'postgres' ? this.nextPostgres() : this.nextMysql());
   }
 
+  /** PostgreSQL prepared statements by name ('' the unnamed one), and the portal bound to each. */
+  private readonly prepared = new Map<string, string>();
+  private readonly portals = new Map<string, string>();
+
   // PostgreSQL: the start-up message (and an SSLRequest before it) has no type byte; every later
-  // message is a type byte and a length counting itself.
+  // message is a type byte and a length counting itself. A simple Query is one statement; in the
+  // extended protocol a statement runs at its Execute, which names a portal, which Bind made from a
+  // statement Parse named. A statement prepared under a name is parsed once per connection and
+  // then only bound and executed (the PostgreSQL idempotency store's reservation and completion
+  // are): counting Parse messages would miss every later run.
   private nextPostgres(): boolean {
     const data = this.buffered;
     if (!this.started) {
@@ -42,7 +50,17 @@ class StatementReader {
     const body = data.subarray(5, length + 1);
     if (type === 'Q') this.onStatement(cString(body, 0));
     // Parse: a statement name, then the SQL text.
-    if (type === 'P') this.onStatement(cString(body, body.indexOf(0) + 1));
+    if (type === 'P') this.prepared.set(cString(body, 0), cString(body, body.indexOf(0) + 1));
+    // Bind: a portal name, then the statement's.
+    if (type === 'B') {
+      const statement = cString(body, body.indexOf(0) + 1);
+      this.portals.set(
+        cString(body, 0),
+        this.prepared.get(statement) ?? `<statement ${statement}>`,
+      );
+    }
+    // Execute: the portal's name.
+    if (type === 'E') this.onStatement(this.portals.get(cString(body, 0)) ?? '<unbound portal>');
     this.buffered = data.subarray(length + 1);
     return true;
   }
