@@ -2,6 +2,7 @@
 // updates that give existing rows a value, PostgreSQL's enum check constraints, foreign keys,
 // join tables and sequences. The migration template writes the steps as code; the dry run
 // (sql.ts) runs the same steps.
+import { inspect } from 'node:util';
 import type { ForeignKey } from '../entity/views/foreign-keys.js';
 import type { Column, TableIndex } from '../entity/views/migration.js';
 import type { FullSnapshot, NumberedColumn } from './base.js';
@@ -16,18 +17,11 @@ const alter = (table: string, ...lines: Line[]): Step => ({ alterTable: { table,
 const nullable = (column: Column): Column => ({ ...column, notNullable: false });
 const checkName = (table: string, column: string) => `${table}_${column}_check`;
 
-/** A column method's argument in a comment: `3`, or `useTz: true` for an options object. */
-function describeArgument(arg: unknown): string {
-  if (arg === null || typeof arg !== 'object') return String(arg);
-  return Object.entries(arg)
-    .map(([key, value]) => `${key}: ${String(value)}`)
-    .join(', ');
-}
-
 /** What a column was or becomes, in a comment: `nickname string(80), required`. */
 function describe(column: Column): string {
   const args = column.method === 'enu' ? [(column.args[0] as string[]).join(' | ')] : column.args;
-  const type = `${column.method}${args.length ? `(${args.map(describeArgument).join(', ')})` : ''}`;
+  const shown = args.map((arg) => (typeof arg === 'object' ? inspect(arg) : String(arg)));
+  const type = `${column.method}${shown.length ? `(${shown.join(', ')})` : ''}`;
   const traits = [
     column.notNullable ? 'required' : 'optional',
     ...(column.hasDefault ? [`default ${JSON.stringify(column.defaultTo)}`] : []),

@@ -165,7 +165,7 @@ before(async () => {
       );
       expect(text).to.contain("table.dropIndex(['created_on', 'id']);");
       // The column the switch adds is described in words, its options included.
-      expect(text).to.match(/added: deleted_on datetime\((\w+: \w+(, )?)+\), optional/);
+      expect(text).to.match(/added: deleted_on datetime\(\{ (\w+: \w+(, )?)+ \}\), optional/);
       expect(text).not.to.contain('[object Object]');
       expect(text.replace(/\s+/g, ' ')).to.contain(
         "liveIndexMigration({ table: 'notes', indexes: [{ scope: [], columns: ['created_on', 'id'] }], }).up(knex)",
