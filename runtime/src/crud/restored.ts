@@ -27,21 +27,25 @@ export interface BrokenReference {
 const text = (value: unknown) => String(value).toLowerCase();
 
 /**
- * Which of the `named` ids (lower-cased) are live rows of `target` in the caller's tenant. Owners
- * are not looked at: a row restored by a bypass role may name another caller's rows.
+ * The `rows` whose `key` names no live row of `target` in the caller's tenant (ids compared
+ * lower-cased). Owners are not looked at: a row restored by a bypass role may name another
+ * caller's rows.
  */
-async function liveIds(
+async function deadRows(
   db: Db,
+  rows: readonly Row[],
+  key: string,
   target: EntityTable<unknown>,
-  named: readonly string[],
   caller: Caller,
-): Promise<Set<string>> {
+): Promise<Row[]> {
+  const named = [...new Set(rows.map((row) => text(row[key])))];
   const column = `${target.table}.${target.idColumn}`;
   const scoped = scopeRows(db(target.table), target, caller, tenantCondition(target, caller));
   const found = (await liveRowsOnly(scoped, target)
     .whereIn(column, named)
     .pluck(column)) as unknown[];
-  return new Set(found.map(text));
+  const live = new Set(found.map(text));
+  return rows.filter((row) => !live.has(text(row[key])));
 }
 
 /**
@@ -74,9 +78,7 @@ export async function brokenReferences(
         .select(table.idColumn, reference.column)) as Row[];
       if (rows.length === 0) continue;
       const target = reference.to();
-      const values = [...new Set(rows.map((row) => text(row[reference.column])))];
-      const live = await liveIds(db, target, values, caller);
-      for (const row of rows.filter((r) => !live.has(text(r[reference.column])))) {
+      for (const row of await deadRows(db, rows, reference.column, target, caller)) {
         const value = String(row[reference.column]);
         named(table.entityName, row[table.idColumn], reference.property, target.entityName, value);
       }
@@ -88,10 +90,8 @@ export async function brokenReferences(
         .select(link.localKey, link.foreignKey)) as Row[];
       if (rows.length === 0) continue;
       const target = link.to();
-      const values = [...new Set(rows.map((row) => text(row[link.foreignKey])))];
-      const live = await liveIds(db, target, values, caller);
       const missing = new Map<string, string[]>();
-      for (const row of rows.filter((r) => !live.has(text(r[link.foreignKey])))) {
+      for (const row of await deadRows(db, rows, link.foreignKey, target, caller)) {
         const id = String(row[link.localKey]);
         missing.set(id, [...(missing.get(id) ?? []), String(row[link.foreignKey])]);
       }
