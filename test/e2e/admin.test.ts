@@ -51,6 +51,8 @@ describe('admin UI of npm run demo (Chromium)', function () {
   it('checks the request rules, shows the API field error, then creates the product', async () => {
     const before = await api<{ totalItemCount: number }>('/products');
     await admin.page.getByRole('link', { name: 'Create' }).click();
+    // The list's "Sort by name" header matches the label too until the form replaces it.
+    await admin.page.getByRole('button', { name: 'Save' }).waitFor();
     await admin.page.getByLabel('Name').fill('   ');
     // The request schema's minimum (0.01), said before anything is sent.
     await admin.page.getByLabel('Price').fill('0');
@@ -78,6 +80,7 @@ describe('admin UI of npm run demo (Chromium)', function () {
 
   it('refuses an edit of a row changed meanwhile with a clear message (412)', async () => {
     await admin.page.getByRole('link', { name: 'Edit' }).click();
+    await admin.page.getByRole('button', { name: 'Save' }).waitFor();
     await admin.page.getByLabel('Price').waitFor();
     await api(`/products/${created!.id}`, { method: 'PUT', body: JSON.stringify({ price: 99 }) });
     await admin.page.getByLabel('Price').fill('20');
