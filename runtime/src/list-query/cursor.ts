@@ -83,8 +83,20 @@ function queryDigest(query: QueryShape): string {
     ...(query.groups?.length ? [{ groups: query.groups.map(groupText).sort() }] : []),
     ...(query.select ? [{ select: [...query.select].sort() }] : []),
   ];
-  return createHash('sha256').update(JSON.stringify(shape)).digest('base64url').slice(0, 16);
+  const text = JSON.stringify(shape);
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(text).digest('base64url').slice(0, 16);
+    // Most requests of a list ask the same few shapes (the first page of each order): a bounded
+    // map spares their SHA-256, and many distinct filters only empty it now and then.
+    if (digests.size >= 512) digests.clear();
+    digests.set(text, digest);
+  }
+  return digest;
 }
+
+/** Query digests by the shape's text. */
+const digests = new Map<string, string>();
 
 const tagOf = (key: Buffer, body: string) =>
   createHmac('sha256', key).update(body).digest().subarray(0, TAG_BYTES);
