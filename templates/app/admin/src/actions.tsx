@@ -85,4 +85,3 @@ export function ActionButton({ label, segment, verb, when, children }: ActionBut
     </section>
   );
 }
-
