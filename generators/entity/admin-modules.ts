@@ -1,8 +1,9 @@
 // The admin's app-level modules that the entity pages (admin/src/resources/<entity>.tsx) import.
 // An app made by an earlier slicekit may lack one a page of this version imports (nested.tsx came
-// later than the admin, restore.tsx and the row-route.ts it imports later still): each run of `npx plop entity`, an upgrade's included, adds the modules
-// missing from an app that has the admin. A module the app has is the user's and no base copy
-// says what they changed, so it is never rewritten: the run says which export it lacks instead.
+// later than the admin, restore.tsx and the row-route.ts it imports later still): each run of
+// `npx plop entity`, an upgrade's included, adds the modules missing from an app that has the
+// admin. A module the app has is the user's and no base copy says what they changed, so it is
+// never rewritten: the run says which export it lacks instead.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ActionType } from 'plop';

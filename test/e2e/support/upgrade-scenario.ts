@@ -139,6 +139,7 @@ export function describeUpgrade(dialect: Dialect): void {
         );
       }
       expect(read(ACTIONS)).to.match(/^\/\/ My actions\.\n/);
+      expect(read(ACTIONS)).not.to.contain('RestoreButton');
       expect(upgrade).not.to.contain(ACTIONS);
       expect(read(ENTITY)).to.contain('Math.round(price * 100) / 100;');
       expect(read(ENTITY)).to.contain('note: string | null;');
