@@ -1,18 +1,25 @@
 // The admin's app-level modules that the entity pages (admin/src/resources/<entity>.tsx) import.
 // An app made by an earlier slicekit may lack one a page of this version imports (nested.tsx came
-// later than the admin): each run of `npx plop entity`, an upgrade's included, adds the modules
-// missing from an app that has the admin. A module the app has is the user's and no base copy
-// says what they changed, so it is never rewritten: the run says which export it lacks instead.
+// later than the admin, restore.tsx and the row-route.ts it imports later still): each run of
+// `npx plop entity`, an upgrade's included, adds the modules missing from an app that has the
+// admin. A module the app has is the user's and no base copy says what they changed, so it is
+// never rewritten: the run says which export it lacks instead.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ActionType } from 'plop';
 import { appTemplates } from '../app/paths.js';
 
-/** Each module the pages import, with the names they import from it. */
+/**
+ * Each module the pages import (or a module of this list imports), with the names imported from
+ * it. RestoreButton has a module of its own, not actions.tsx: an actions.tsx older than it is the
+ * user's, and a page of a soft-deleted entity still type-checks once restore.tsx is added.
+ */
 export const ADMIN_MODULES: readonly { path: string; exports: readonly string[] }[] = [
-  { path: 'admin/src/actions.tsx', exports: ['ActionButton', 'RestoreButton'] },
+  { path: 'admin/src/actions.tsx', exports: ['ActionButton'] },
   { path: 'admin/src/nested.tsx', exports: ['NestedLinks'] },
   { path: 'admin/src/resource.ts', exports: ['AdminResource'] },
+  { path: 'admin/src/restore.tsx', exports: ['RestoreButton'] },
+  { path: 'admin/src/row-route.ts', exports: ['useRowRoute'] },
 ];
 
 /** The app has the admin (its entry point), so its pages need the modules. */

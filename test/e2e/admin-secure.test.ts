@@ -1,10 +1,12 @@
 // The admin UI of `DEMO=shop-secure npm run demo` on SQLite, driven in Debian's Chromium: the
 // sign-in page asks for a bearer token (an anonymous visit, a wrong and an expired token all land
-// there), a clerk signs in and sees the tenant's rows, an admin-only delete shows the API's 403
+// there), a clerk signs in and sees the tenant's rows, runs the customer's Update button (with
+// If-Match: a row changed meanwhile shows the stale-row message), an admin-only delete shows the API's 403
 // and leaves the clerk signed in, signing out returns to the sign-in page, and an admin deletes a
 // customer (softly) and brings it back with the list's Restore button. Tokens are signed with the
 // fixed AUTH_JWT_SECRET the demo is started with, as scripts/demo-token.ts mints them.
 import { expect } from 'chai';
+import { STALE_ROW_MESSAGE } from '@slicekit/runtime/admin';
 import { mintToken, type DemoCaller } from '../../scripts/demo-token.js';
 import { cells, useAdminDemo, waitFor } from './support/admin-page.js';
 
@@ -101,12 +103,39 @@ describe('admin UI of DEMO=shop-secure npm run demo on sqlite (Chromium)', funct
     await form.getByRole('button', { name: 'Update' }).click();
     expect(new URL((await sent).url()).pathname).to.equal(`/v1/customers/${customer.id}`);
     expect(JSON.parse((await sent).postData()!)).to.have.keys('email', 'name');
+    // With the ETag the page read the row with, as the edit form sends it.
+    expect((await sent).headers()['if-match']).to.match(/^"[\w-]{22}"$/);
     await waitFor(
       async () =>
         (await admin.api<Customer>(`/customers/${customer.id}`, as(clerk))).body.name ===
         `Sec ${stamp} Lima`,
       'the update',
     );
+  });
+
+  it("refuses the Update button on a customer changed meanwhile with the edit form's message (412)", async () => {
+    await goto(`customers/${encodeURIComponent(customer.id)}/show`);
+    await page().reload();
+    const form = page()
+      .locator('form')
+      .filter({ has: page().getByRole('button', { name: 'Update' }) });
+    await waitFor(
+      async () => (await form.getByLabel('Name').inputValue()) === `Sec ${stamp} Lima`,
+      'the row read',
+    );
+    const changed = await admin.api(`/customers/${customer.id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ name: `Sec ${stamp} Souza` }),
+      ...as(clerk),
+    });
+    expect(changed.status).to.equal(200);
+    await form.getByLabel('Name').fill(`Sec ${stamp} Costa`);
+    const answer = page().waitForResponse((res) => res.request().method() === 'PUT');
+    await form.getByRole('button', { name: 'Update' }).click();
+    expect((await answer).status()).to.equal(412);
+    await page().getByText(STALE_ROW_MESSAGE).waitFor();
+    const kept = await admin.api<Customer>(`/customers/${customer.id}`, as(clerk));
+    expect(kept.body.name).to.equal(`Sec ${stamp} Souza`);
   });
 
   it('shows a clerk the 403 of an admin-only delete and keeps them signed in', async () => {

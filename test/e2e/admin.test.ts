@@ -96,10 +96,13 @@ describe('admin UI of npm run demo (Chromium)', function () {
     const sent = admin.page.waitForRequest((req) => req.url().endsWith('/approval'));
     await admin.page.getByRole('button', { name: 'Approve' }).click();
     expect(JSON.parse((await sent).postData()!)).to.deep.equal({ byUser: 'alice' });
+    // With the ETag the page read the row with, as the edit form sends it.
+    expect((await sent).headers()['if-match']).to.match(/^"[\w-]{22}"$/);
     await waitFor(
       async () =>
         (await api<{ updatedBy: string }>(`/products/${created!.id}`)).updatedBy === 'alice',
     );
+    // Clicked at once, the page maybe not read again: Approve's own change is no conflict.
     await admin.page.getByRole('button', { name: 'Discontinue' }).click();
     await waitFor(async () => (await api<Product>(`/products/${created!.id}`)).isDiscontinued);
   });

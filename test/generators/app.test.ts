@@ -69,6 +69,8 @@ describe('app generator', () => {
           'admin/src/nested.tsx',
           'admin/src/resource.ts',
           'admin/src/resources.ts',
+          'admin/src/restore.tsx',
+          'admin/src/row-route.ts',
           'admin/tsconfig.json',
           'client/index.ts',
           'client/schema.ts',

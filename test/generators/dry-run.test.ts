@@ -2,7 +2,15 @@
 // the plan names every file the real run then writes (slices, migrations, base copies, the
 // events index and the relations files of other slices).
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import nodePlop from 'node-plop';
@@ -99,5 +107,24 @@ describe('a dry run over new and changed specs', () => {
     ]);
     expect(written.filter((p) => p.startsWith('migrations/'))).to.have.length(2);
     for (const path of written) expect(plan, path).to.contain(path);
+  });
+
+  it("adds the admin modules an older app lacks, and keeps, naming the export, one of the user's", async () => {
+    // An admin from before restore.tsx and row-route.ts, and a restore.tsx of the user's own.
+    mkdirSync(join(app, 'admin/src'), { recursive: true });
+    writeFileSync(join(app, 'admin/src/main.tsx'), '// My admin.\n');
+    const mine = '// My restore button, under another name.\nexport function Undelete() {}\n';
+    writeFileSync(join(app, 'admin/src/restore.tsx'), mine);
+    const dry = await run(app, { specFile: specs, 'dry-run': true });
+    const plan = dry.changes.map((c) => c.path).join('\n');
+    expect(plan).to.match(/ add +admin\/src\/row-route\.ts \(the admin pages import it\)/);
+    expect(plan).to.match(/ keep +admin\/src\/restore\.tsx \(yours, kept; it has no RestoreButton/);
+    expect(existsSync(join(app, 'admin/src/row-route.ts'))).to.equal(false);
+
+    const real = await run(app, { specFile: specs });
+    const output = real.changes.map((c) => c.path).join('\n');
+    expect(output).to.contain('[KEPT] admin/src/restore.tsx (yours, kept; it has no RestoreButton');
+    expect(readFileSync(join(app, 'admin/src/restore.tsx'), 'utf8')).to.equal(mine);
+    expect(existsSync(join(app, 'admin/src/row-route.ts'))).to.equal(true);
   });
 });

@@ -50,6 +50,8 @@ describe('the generated app of the feature fixtures', function () {
     expect(page).to.contain("const editFields = ['title', 'isbn', 'shelf'];");
     expect(page).to.contain('validate={[required(), maxLength(200)]}');
     expect(page).to.contain('<RestoreButton label="Restore" />');
+    // From a module of its own, which an upgrade adds beside an older actions.tsx.
+    expect(page).to.contain("import { RestoreButton } from '../restore.js';");
     expect(page).to.match(/source="@deleted"/);
     // Revise, the first update, is a button beside the Borrow action.
     expect(page).to.contain('<ActionButton label="Revise" segment="" verb="PUT">');

@@ -6,17 +6,16 @@
 // are the parts of its `DataProvider` contract this provider fills, so the runtime stays light.
 
 import { AdminHttpError, problemError } from './errors.js';
+import { listFilters } from './list-filters.js';
 
 export { AdminHttpError, fieldErrors, STALE_ROW_MESSAGE } from './errors.js';
+export { DELETED_KEY, listFilters } from './list-filters.js';
 
 /** A row as React-Admin holds it: a DTO, with the ETag it was read with under `ETAG_KEY`. */
 export type AdminRecord = { id: string | number } & Record<string, unknown>;
 
 /** Where a row read by `getOne` (or written by `update`) keeps its entity tag. */
 export const ETAG_KEY = '@etag';
-
-/** The filter key listing soft-deleted rows too (`include`) or only them (`only`). */
-export const DELETED_KEY = '@deleted';
 
 /** Which operations of a resource require an idempotency key (the spec's `idempotent`). */
 export interface KeyRequired {
@@ -58,48 +57,8 @@ export interface ActionParams {
   segment: string;
   verb?: 'POST' | 'PUT' | 'PATCH';
   data?: Record<string, unknown>;
-}
-
-/**
- * `filter` entries as the API's `filter=field:Operation:value` parameters. A key is a DTO field
- * (`Equal`, or `In` for a list) or `field:Operation` (`name:Contains`, `price:GreaterThan`);
- * `q` is the search box, `@deleted` the soft-deleted rows (`include` or `only`). Empty values are
- * no filter.
- */
-export function listFilters(filter: Record<string, unknown> = {}): URLSearchParams {
-  const query = new URLSearchParams();
-  for (const [key, value] of flatten(filter)) {
-    if (value === undefined || value === null || value === '') continue;
-    if (key === DELETED_KEY) {
-      query.set('deleted', String(value));
-      continue;
-    }
-    if (key === 'q') {
-      const term = String(value).trim();
-      if (term.length >= 2) query.set('search', term);
-      continue;
-    }
-    const [field, operation] = key.includes(':') ? key.split(':', 2) : [key, undefined];
-    if (Array.isArray(value)) {
-      if (value.length > 0)
-        query.append('filter', `${field}:${operation ?? 'In'}:${value.join(',')}`);
-    } else {
-      query.append('filter', `${field}:${operation ?? 'Equal'}:${String(value)}`);
-    }
-  }
-  return query;
-}
-
-/**
- * React-Admin keeps a filter input's dotted source (`customer.name:Contains`) as nested objects
- * (`{ customer: { 'name:Contains': 'Ana' } }`): the entries back as dotted keys.
- */
-function flatten(filter: Record<string, unknown>, prefix = ''): [string, unknown][] {
-  return Object.entries(filter).flatMap(([key, value]): [string, unknown][] =>
-    value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? flatten(value as Record<string, unknown>, `${prefix}${key}.`)
-      : [[`${prefix}${key}`, value]],
-  );
+  /** The row as the page read it: its ETag (`ETAG_KEY`) goes as `If-Match`, as an edit's does. */
+  previousData?: object;
 }
 
 interface Page {
@@ -125,6 +84,27 @@ export function createDataProvider(options: DataProviderOptions = {}) {
 
   const keyFor = (resource: string, operation: keyof KeyRequired): Record<string, string> =>
     options.requiresKey?.[resource]?.[operation] ? { [keyHeader]: crypto.randomUUID() } : {};
+  // By row, the tag this provider's last change answered, and the tags its run of changes replaced
+  // (since the last change from a tag read afresh): a page not yet refreshed after its own change
+  // (a second button clicked at once) is not refused as stale. Anyone else's change since still
+  // is: the row's tag is then another.
+  const own = new Map<string, { latest: string; replaced: Set<string> }>();
+  /** `If-Match` with the tag `row` was read with, or the one this provider's changes gave it. */
+  const ifMatch = (row: string, read: object | undefined): Record<string, string> => {
+    const etag = (read as Record<string, unknown> | undefined)?.[ETAG_KEY];
+    if (typeof etag !== 'string') return {};
+    const mine = own.get(row);
+    return { 'if-match': mine?.replaced.has(etag) ? mine.latest : etag };
+  };
+  /** Notes the tag of `row` after a change sent with `sent` (its `If-Match`), answered by `res`. */
+  const changed = (row: string, sent: Record<string, string>, res: Response) => {
+    const before = sent['if-match'];
+    const after = res.headers.get('etag');
+    if (!before || !after) return;
+    const mine = own.get(row);
+    const replaced = mine?.latest === before ? mine.replaced : new Set<string>();
+    own.set(row, { latest: after, replaced: replaced.add(before) });
+  };
 
   async function call(
     path: string,
@@ -240,15 +220,14 @@ export function createDataProvider(options: DataProviderOptions = {}) {
       },
     ) {
       const { [ETAG_KEY]: _sent, ...data } = params.data as Record<string, unknown>;
-      const etag = (params.previousData as Record<string, unknown> | undefined)?.[ETAG_KEY];
-      const res = await call(path(resource, params.id), {
+      const row = path(resource, params.id);
+      const precondition = ifMatch(row, params.previousData);
+      const res = await call(row, {
         method: params.meta?.method ?? 'PUT',
         body: JSON.stringify(data),
-        headers: {
-          ...(typeof etag === 'string' ? { 'if-match': etag } : {}),
-          ...keyFor(resource, 'update'),
-        },
+        headers: { ...precondition, ...keyFor(resource, 'update') },
       });
+      changed(row, precondition, res);
       return { data: (await withEtag(res)) as R };
     },
 
@@ -274,22 +253,28 @@ export function createDataProvider(options: DataProviderOptions = {}) {
       return { data: params.ids };
     },
 
-    /** Calls an action route of a row; answers the row as the action left it. */
+    /**
+     * Calls an action route of a row, with `If-Match` from the row read (`previousData`): 412, with
+     * `STALE_ROW_MESSAGE`, when it changed since. Answers the row as the action left it.
+     */
     async action(resource: string, params: ActionParams) {
       // No segment: the row's own update route (`/{id}`, never `/{id}/`), keyed as updates are. A
       // named segment is an action or an update method (`/{id}/discontinue`), which the button
       // does not tell apart: it gets a key when either requires one (an unguarded route ignores it).
-      const own = params.segment === '';
-      const key = own
+      const ownRoute = params.segment === '';
+      const key = ownRoute
         ? keyFor(resource, 'update')
         : { ...keyFor(resource, 'update'), ...keyFor(resource, 'action') };
-      const res = await call(path(resource, params.id, own ? '' : `/${params.segment}`), {
+      const row = path(resource, params.id);
+      const precondition = ifMatch(row, params.previousData);
+      const res = await call(`${row}${ownRoute ? '' : `/${params.segment}`}`, {
         method: params.verb ?? 'POST',
         ...(params.data && Object.keys(params.data).length > 0
           ? { body: JSON.stringify(params.data) }
           : {}),
-        headers: key,
+        headers: { ...precondition, ...key },
       });
+      changed(row, precondition, res);
       return { data: res.status === 204 ? undefined : await withEtag(res) };
     },
   };

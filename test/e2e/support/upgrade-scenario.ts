@@ -18,6 +18,8 @@ const ENTITY = 'src/slices/products/product.entity.ts';
 const TESTS = 'test/products.test.ts';
 const NESTED = 'admin/src/nested.tsx';
 const ACTIONS = 'admin/src/actions.tsx';
+const RESTORE = 'admin/src/restore.tsx';
+const ROW_ROUTE = 'admin/src/row-route.ts';
 
 /** What a command that must fail printed, or 'exited 0' when it did not fail. */
 const failureOf = (command: Promise<unknown>) =>
@@ -105,16 +107,17 @@ export function describeUpgrade(dialect: Dialect): void {
         "\n\n  it('keeps a test of my own', () => {\n    expect(1 + 1).to.equal(2);\n  });\n});\n",
       );
       edit(SPEC, 'fields:\n', 'fields:\n  note: { type: string, maxLength: 200 }\n');
-      // The admin as an earlier slicekit made it: no nested links, no RestoreButton.
-      rmSync(join(app, NESTED));
-      edit(ACTIONS, /\n\/\*\*\n \* A soft-deleted row's[\s\S]*$/, '');
+      // The admin as an earlier slicekit made it: no nested links, no restore.tsx nor the
+      // row-route.ts it imports, and an actions.tsx of the user's own, without RestoreButton.
+      for (const module of [NESTED, RESTORE, ROW_ROUTE]) rmSync(join(app, module));
+      edit(ACTIONS, /^/, '// My actions.\n');
       const before = read(ENTITY);
       const output = await entity(SPEC, '--dry-run');
       expect(output).to.contain('dry run: nothing is written');
-      expect(output).to.match(/ add +admin\/src\/nested\.tsx \(the admin pages import it\)/);
-      expect(output).to.match(
-        / keep +admin\/src\/actions\.tsx \(yours, kept; it has no RestoreButton/,
-      );
+      for (const module of [NESTED, RESTORE, ROW_ROUTE]) {
+        expect(output).to.contain(` ${module} (the admin pages import it)`);
+      }
+      expect(output).not.to.contain(ACTIONS);
       expect(existsSync(join(app, NESTED))).to.equal(false);
       const addColumn = dialect === 'mysql' ? 'add' : 'add column';
       expect(output).to.contain(
@@ -128,10 +131,16 @@ export function describeUpgrade(dialect: Dialect): void {
       const [{ count }] = (await db.knex('products').count({ count: '*' })) as [{ count: unknown }];
       const upgrade = await entity(SPEC);
       expect(migrations()).to.have.length(2);
-      // The missing admin module added as a new app has it; the user's own one kept, and named.
-      expect(read(NESTED)).to.equal(readFileSync(join(repoRoot, 'templates/app', NESTED), 'utf8'));
+      // The missing admin modules added as a new app has them; the user's own one kept as it is:
+      // a page's RestoreButton comes from restore.tsx (the admin type-checks: the last test).
+      for (const module of [NESTED, RESTORE, ROW_ROUTE]) {
+        expect(read(module)).to.equal(
+          readFileSync(join(repoRoot, 'templates/app', module), 'utf8'),
+        );
+      }
+      expect(read(ACTIONS)).to.match(/^\/\/ My actions\.\n/);
       expect(read(ACTIONS)).not.to.contain('RestoreButton');
-      expect(upgrade).to.contain(`[KEPT] ${ACTIONS} (yours, kept; it has no RestoreButton`);
+      expect(upgrade).not.to.contain(ACTIONS);
       expect(read(ENTITY)).to.contain('Math.round(price * 100) / 100;');
       expect(read(ENTITY)).to.contain('note: string | null;');
       expect(read(TESTS)).to.contain('keeps a test of my own');
@@ -145,7 +154,8 @@ export function describeUpgrade(dialect: Dialect): void {
       const category = join(scratch.path, 'category.yaml');
       writeFileSync(
         category,
-        'entity: Category\nfields:\n  name: { type: string, required: true, maxLength: 80 }\n',
+        // Soft-deleting: its admin page imports RestoreButton, from the restore.tsx added above.
+        'entity: Category\nsoftDelete: true\nfields:\n  name: { type: string, required: true, maxLength: 80 }\n',
       );
       await entity(category);
       edit(SPEC, 'fields:\n', 'fields:\n  category: { type: reference, entity: Category }\n');
@@ -234,23 +244,24 @@ export function describeUpgrade(dialect: Dialect): void {
       expect(await rows()).to.equal(count);
     });
 
-    it("passes the app's own tests, tsc, ESLint and Prettier after the upgrades", async () => {
+    it("passes the app's own tests, tsc (the admin's too), ESLint and Prettier after the upgrades", async () => {
       const output = await run('npm', ['test'], { cwd: app, env: env() });
       expect(output).to.contain('keeps a test of my own');
       expect(output).not.to.match(/\d+ failing/);
-      await run(
-        node,
-        [
-          join(repoRoot, 'node_modules/typescript/bin/tsc'),
-          '--noEmit',
-          '--customConditions',
-          'slicekit-source',
-        ],
-        {
-          cwd: app,
-          env: env(),
-        },
-      );
+      // The server's code, then the admin's (`npm run typecheck`).
+      for (const project of [[], ['-p', 'admin']]) {
+        await run(
+          node,
+          [
+            join(repoRoot, 'node_modules/typescript/bin/tsc'),
+            ...project,
+            '--noEmit',
+            '--customConditions',
+            'slicekit-source',
+          ],
+          { cwd: app, env: env() },
+        );
+      }
       await run(node, [join(repoRoot, 'node_modules/eslint/bin/eslint.js'), '.'], {
         cwd: app,
         env: env(),

@@ -155,8 +155,9 @@ describe('admin data provider against the runtime', function () {
     });
     expect(seen.at(-1)!.headers['if-match']).to.equal(read[ETAG_KEY]);
     expect(saved).to.include({ text: 'second' });
-    // The form still holds the first read: its edit is refused, the row kept.
-    const error = await dp
+    // Another page (a provider of its own) read the row before that change: its edit is refused,
+    // the row kept.
+    const error = await provider()
       .update('notes', { id: 'n1', data: { text: 'third' }, previousData: read })
       .catch((e: unknown) => e);
     expect(error).to.be.instanceOf(AdminHttpError);
@@ -180,6 +181,32 @@ describe('admin data provider against the runtime', function () {
     await dp.action('notes', { id: 'n1', segment: 'revise', verb: 'PUT' }).catch(() => undefined);
     expect(seen.at(-1)).to.include({ method: 'PUT', url: '/notes/n1/revise' });
     expect(seen.at(-1)!.headers['x-idempotency-key']).to.match(/^[0-9a-f-]{36}$/);
+  });
+
+  it("sends a show page button's If-Match from the row read, and maps a stale row to 412 with its message", async () => {
+    const dp = provider();
+    const { data: read } = await dp.getOne('notes', { id: 'n1' });
+    const button = { id: 'n1', segment: '', verb: 'PUT', previousData: read } as const;
+    await dp.action('notes', { ...button, data: { text: 'clicked' } });
+    expect(seen.at(-1)!.headers['if-match']).to.equal(read[ETAG_KEY]);
+    // A second button clicked before the page read the row again: its own change is no conflict.
+    await dp.action('notes', { ...button, data: { text: 'clicked twice' } });
+    expect(seen.at(-1)!.headers['if-match']).not.to.equal(read[ETAG_KEY]);
+    expect((await dp.getOne('notes', { id: 'n1' })).data).to.include({ text: 'clicked twice' });
+    // Someone else's change is: the page (a provider of its own) read the row before it.
+    const other = provider();
+    const { data: before } = await other.getOne('notes', { id: 'n1' });
+    await dp.action('notes', { ...button, data: { text: 'meanwhile' } });
+    const error = await other
+      .action('notes', { ...button, previousData: before, data: { text: 'stale' } })
+      .catch((e: unknown) => e);
+    expect(seen.at(-1)!.headers['if-match']).to.equal(before[ETAG_KEY]);
+    expect(error).to.be.instanceOf(AdminHttpError);
+    expect(error).to.include({ status: 412, message: STALE_ROW_MESSAGE });
+    expect((await dp.getOne('notes', { id: 'n1' })).data).to.include({ text: 'meanwhile' });
+    // A row read from a list carries no tag: no If-Match (a list's Restore button).
+    await dp.action('notes', { id: 'n1', segment: '', verb: 'PUT', data: { text: 'listed' } });
+    expect(seen.at(-1)!.headers).not.to.have.property('if-match');
   });
 
   it("maps a problem's field errors to the fields, beside which the form shows them", async () => {

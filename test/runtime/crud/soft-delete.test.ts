@@ -2,9 +2,21 @@
 // and unique check then passes over; a restore brings back exactly what that delete took (its
 // cascade, not rows deleted before), refused with 409 when a live row took a unique value since
 // and with 422 when the row it names is deleted; events are recorded as for the other operations.
+// A restore's If-Match, over HTTP as a generated slice answers, is held to the tag of the row with
+// what its DTO nests (an author's books).
 import { expect } from 'chai';
-import { deleteEntity, loadRow, restoreEntity, visibleRows } from '@slicekit/runtime/crud';
-import { parseListQuery, runListQuery } from '@slicekit/runtime/list-query';
+import express from 'express';
+import request from 'supertest';
+import {
+  deleteEntity,
+  loadRow,
+  restoreEntity,
+  sendEntity,
+  sliceRoute,
+  visibleRows,
+  type Caller,
+} from '@slicekit/runtime/crud';
+import { loadRelated, parseListQuery, runListQuery } from '@slicekit/runtime/list-query';
 import { describeEachDatabase } from '../../support/services.js';
 import {
   accessRows,
@@ -124,5 +136,51 @@ describeEachDatabase('soft delete and restore', (db) => {
     await deleteEntity(db.knex, stickers, one);
     await deleteEntity(db.knex, books, target);
     expect(await visibleRows(db.knex, books).where({ id: target })).to.deep.equal([]);
+  });
+
+  it('restores with If-Match held to the tag of the author with its books: stale 412, then the tag a GET sends', async () => {
+    // GET /authors/:id and POST /authors/:id/restore as a generated slice with relations answers.
+    const app = express();
+    const toDto = async (row: Record<string, unknown>, caller: Caller) =>
+      authorList.toDto(await loadRelated(db.knex, authorList, row, caller));
+    app.get(
+      '/authors/:id',
+      sliceRoute(async ({ id, caller }, res) => {
+        sendEntity(res, await toDto(await loadRow(db.knex, authors, id, caller), caller));
+      }),
+    );
+    app.post(
+      '/authors/:id/restore',
+      sliceRoute(async ({ id, caller }, res) => {
+        sendEntity(res, await toDto(await restoreEntity(db.knex, authors, id, caller), caller));
+      }),
+    );
+    const parent = await author('tagged@example.com');
+    const kept = await book(parent);
+    const read = await request(app).get(`/authors/${parent}`).expect(200);
+    expect(read.body.books).to.deep.equal([{ id: kept }]);
+    // Deleted with the tag read; its book went with it, so that tag no longer holds.
+    await deleteEntity(db.knex, authors, parent, { principal: '', ifMatch: read.headers.etag });
+    const restore = () => request(app).post(`/authors/${parent}/restore`);
+    const stale = await restore().set('if-match', '"not-the-row"').expect(412);
+    expect(stale.body).to.include({ code: 'crud.precondition_failed' });
+    await restore()
+      .set('if-match', read.headers.etag as string)
+      .expect(412);
+    expect(await visibleRows(db.knex, books).where({ id: kept })).to.deep.equal([]);
+
+    const back = await restore().set('if-match', '*').expect(200);
+    expect(back.body.books).to.deep.equal([{ id: kept }]);
+    const again = await request(app).get(`/authors/${parent}`).expect(200);
+    expect(back.headers.etag).to.equal(again.headers.etag);
+    // A live row's restore answers it as it is, with the tag a GET sends; a book added since
+    // makes that tag stale.
+    await restore()
+      .set('if-match', again.headers.etag as string)
+      .expect(200);
+    await book(parent);
+    await restore()
+      .set('if-match', again.headers.etag as string)
+      .expect(412);
   });
 });

@@ -1,19 +1,12 @@
 // An entity's action (`POST /v1/<resource>/{id}/<segment>`) on its show page: a button named after
 // it, or a small form when it takes parameters. It waits for the answer (a second click does
 // nothing meanwhile) and is disabled, with the reason beside it, when a precondition does not hold.
-// A soft-deleted row's Restore button in the list calls its route the same way.
-import { Children, isValidElement, useId, useState, type ReactNode } from 'react';
-import {
-  Button,
-  Form,
-  SaveButton,
-  useDataProvider,
-  useNotify,
-  useRecordContext,
-  useRefresh,
-  useResourceContext,
-} from 'react-admin';
-import type { ActionParams, SlicekitDataProvider } from '@slicekit/runtime/admin';
+// It sends the ETag the page read the row with as If-Match: a row changed since is refused (412)
+// with the edit form's message (row-route.ts).
+import { Children, isValidElement, useId, type ReactNode } from 'react';
+import { Button, Form, SaveButton } from 'react-admin';
+import type { ActionParams } from '@slicekit/runtime/admin';
+import { useRowRoute } from './row-route.js';
 
 export interface ActionButtonProps {
   /** The button's name: `Approve`. */
@@ -55,35 +48,6 @@ function parameters(children: ReactNode, data: Record<string, unknown>): Record<
 // (No double braces in these files: the app generator renders them as Handlebars templates.)
 const row = { display: 'flex', alignItems: 'center', gap: '0.5rem' } as const;
 
-/**
- * A route of the row in context (an action, an update, a restore), called once at a time: it says
- * `done` and refreshes the page, or shows the API's problem and answers its field errors.
- */
-function useRowRoute(label: string) {
-  const record = useRecordContext();
-  const resource = useResourceContext();
-  const dataProvider = useDataProvider<SlicekitDataProvider>();
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const [pending, setPending] = useState(false);
-  const call = async (params: Omit<ActionParams, 'id'>) => {
-    if (pending || !record || !resource) return undefined;
-    setPending(true);
-    try {
-      await dataProvider.action(resource, { id: record.id, ...params });
-      notify(`${label}: done`, { type: 'success' });
-      refresh();
-      return undefined;
-    } catch (error) {
-      notify(error instanceof Error ? error.message : String(error), { type: 'error' });
-      return (error as { body?: { errors?: Record<string, string> } }).body?.errors;
-    } finally {
-      setPending(false);
-    }
-  };
-  return { record: resource ? record : undefined, pending, call };
-}
-
 export function ActionButton({ label, segment, verb, when, children }: ActionButtonProps) {
   const { record, pending, call } = useRowRoute(label);
   const reasonId = useId();
@@ -119,25 +83,5 @@ export function ActionButton({ label, segment, verb, when, children }: ActionBut
       )}
       {reason ? <span id={reasonId}>{reason}</span> : null}
     </section>
-  );
-}
-
-/**
- * A soft-deleted row's `Restore` button in the list (`POST /v1/<resource>/{id}/restore`), on the
- * deleted rows the list shows when its `Deleted rows` filter asks for them.
- */
-export function RestoreButton({ label = 'Restore' }: { label?: string }) {
-  const { record, pending, call } = useRowRoute(label);
-  if (record?.deletedOn === null || record?.deletedOn === undefined) return null;
-  return (
-    <Button
-      label={label}
-      onClick={(event) => {
-        // The row itself opens its show page, which a deleted row does not have.
-        event.stopPropagation();
-        void call({ segment: 'restore' });
-      }}
-      disabled={pending}
-    />
   );
 }
