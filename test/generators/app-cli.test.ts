@@ -125,7 +125,9 @@ describe('slicekit new', () => {
     expect(existsSync(join(scratch.path, 'legacy'))).to.equal(false);
   });
 
-  it('runs the compiled generators (what npm publishes) on plain Node: an app, then Product', () => {
+  it('runs the compiled generators (what npm publishes) on plain Node: an app, then Product', function () {
+    // A whole build of the generators, then two generator runs in a process of their own.
+    this.timeout(120_000);
     const outDir = join(scratch.path, 'dist');
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
     for (const args of [

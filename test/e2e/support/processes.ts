@@ -63,7 +63,8 @@ export interface Served {
 
 /**
  * Starts a long-running process that serves HTTP on `port` and resolves once `probePath` answers
- * (any status). Rejects with the process output when it exits first or stays silent for 60 s.
+ * (any status). Rejects with the process output when it exits first, stays silent for 60 s or
+ * has not served after 3 minutes.
  */
 export async function serve(
   command: string,
@@ -107,8 +108,12 @@ export async function serve(
       }
     },
   };
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
+  // Silent for 60 s, or 3 minutes in all: a loaded machine may take long to build, as long as the
+  // process keeps saying what it does.
+  const start = Date.now();
+  let heard = { at: start, length: 0 };
+  while (Date.now() - heard.at < 60_000 && Date.now() - start < 180_000) {
+    if (output.length !== heard.length) heard = { at: Date.now(), length: output.length };
     if (exited) throw new Error(`${command} ${args.join(' ')} exited before serving:\n${output}`);
     try {
       await fetch(url + (options.probePath ?? '/'));
@@ -118,5 +123,7 @@ export async function serve(
     }
   }
   await served.stop();
-  throw new Error(`${command} ${args.join(' ')} did not serve ${url} within 60 s:\n${output}`);
+  throw new Error(
+    `${command} ${args.join(' ')} did not serve ${url} (silent for 60 s or 3 minutes in all):\n${output}`,
+  );
 }
