@@ -4,8 +4,8 @@
 // Two phases: first both tables hold the same BENCH_ROWS rows, all of the caller's tenant and
 // live (what the scope itself costs); then the scoped table also gets as many rows of another
 // tenant and a tenth as many deleted ones (what reading past them costs: the list's exact count
-// reads them). Both sides send the same bearer token. Prints the median ratio per route, phase
-// and database, then one JSON line.
+// reads them). Both sides send the same bearer token and ask for the exact count. Prints the
+// median ratio per route, phase and database, then one JSON line.
 //
 //   npm run bench:scope             BENCH_ROWS=20000 BENCH_ROUNDS=15 BENCH_REQUESTS=200
 //   BENCH_DATABASES=pg npm run bench:scope
