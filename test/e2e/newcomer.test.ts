@@ -115,10 +115,14 @@ describe("newcomer's path", function () {
 
   describe('making the app', () => {
     it('creates the app with `slicekit new`', async () => {
-      await run(node, [join(repoRoot, 'bin/slicekit.js'), 'new', app, '--database', 'sqlite', '-y'], {
-        cwd: scratch.path,
-        env: plainEnv(),
-      });
+      await run(
+        node,
+        [join(repoRoot, 'bin/slicekit.js'), 'new', app, '--database', 'sqlite', '-y'],
+        {
+          cwd: scratch.path,
+          env: plainEnv(),
+        },
+      );
       expect(existsSync(join(app, 'src/app.ts'))).to.equal(true);
     });
 
