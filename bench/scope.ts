@@ -4,8 +4,9 @@
 // Two phases: first both tables hold the same BENCH_ROWS rows, all of the caller's tenant and
 // live (what the scope itself costs); then the scoped table also gets as many rows of another
 // tenant and a tenth as many deleted ones (what reading past them costs: the list's exact count
-// reads them). Both sides send the same bearer token and ask for the exact count. Prints the
-// median ratio per route, phase and database, then one JSON line.
+// reads them). Both sides send the same bearer token; the list is measured as generated (its
+// default count) and with the exact count. Prints the median ratio per route, phase and database,
+// then one JSON line.
 //
 //   npm run bench:scope             BENCH_ROWS=20000 BENCH_ROUNDS=15 BENCH_REQUESTS=200
 //   BENCH_DATABASES=pg npm run bench:scope
@@ -88,7 +89,12 @@ async function seedHidden(knex: Knex, db: Db): Promise<void> {
 }
 
 /** `REQUESTS` requests from `CONCURRENCY` callers; the elapsed ms. */
-async function load(paths: () => string, headers: Record<string, string>): Promise<number> {
+type Headers = Record<string, string>;
+const ROUTES = ['list', 'listExact', 'get'] as const;
+type Route = (typeof ROUTES)[number];
+type Ratios = Record<Route, number>;
+
+async function load(paths: () => string, headers: Headers): Promise<number> {
   let left = REQUESTS;
   const started = performance.now();
   await Promise.all(
@@ -108,7 +114,7 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 
-const results: Record<string, Record<string, { list: number; get: number }>> = {};
+const results: Record<string, Record<string, Ratios>> = {};
 console.log(
   `load average ${loadavg()
     .map((n) => n.toFixed(2))
@@ -133,49 +139,75 @@ for (const db of DATABASES) {
   );
   try {
     const ids = await withKnex(db, url, (knex) => seed(knex, db));
-    // Both sides ask for the exact count: by default the list estimates it and counts only below
-    // `exactCountBelow` (10,000), and on MySQL and MariaDB InnoDB caps a range's estimate at half
-    // the table's rows, so the scoped side (every row of the table in its range) could estimate
-    // 9,9xx and count while the unscoped side estimated 19,9xx and did not.
-    const headers = {
-      authorization: `Bearer ${mintToken(SECRET, { user: 'bench', roles: [], tenant: 'ACME' }, {})}`,
-      prefer: 'count=exact',
-    };
+    const token = mintToken(SECRET, { user: 'bench', roles: [], tenant: 'ACME' }, {});
+    // Two lists: as generated (the default `estimated` count: exact below `exactCountBelow`, the
+    // database's estimate above) and with `Prefer: count=exact` on both sides. On MySQL and
+    // MariaDB InnoDB caps a range's estimate at half the table's rows, so where one tenant holds
+    // every row the scoped side can estimate under the threshold and count while the unscoped one
+    // estimates: each side's `Preference-Applied` and total are printed with the ratios.
+    const asGenerated = { authorization: `Bearer ${token}` };
+    const exact = { ...asGenerated, prefer: 'count=exact' };
     let turn = 0;
     const one = (list: string[]) => list[turn++ % list.length];
-    const routes = {
-      list: (resource: string) => () => `${server.url}/v1/${resource}?pageSize=20`,
-      get: (resource: string, list: string[]) => () => `${server.url}/v1/${resource}/${one(list)}`,
+    const listPath = (resource: string) => () => `${server.url}/v1/${resource}?pageSize=20`;
+    const getPath = (resource: string, list: string[]) => () =>
+      `${server.url}/v1/${resource}/${one(list)}`;
+    const routes: Record<
+      Route,
+      { clients: () => string; accounts: () => string; headers: Headers }
+    > = {
+      list: { clients: listPath('clients'), accounts: listPath('accounts'), headers: asGenerated },
+      listExact: { clients: listPath('clients'), accounts: listPath('accounts'), headers: exact },
+      get: {
+        clients: getPath('clients', ids.plain),
+        accounts: getPath('accounts', ids.scoped),
+        headers: asGenerated,
+      },
     };
     const measure = async (phase: string) => {
-      for (const resource of ['clients', 'accounts']) {
-        const res = await fetch(routes.list(resource)(), { headers });
-        const applied = res.headers.get('preference-applied');
-        if (applied !== 'count=exact') throw new Error(`${resource}: count not exact (${applied})`);
+      const counts: string[] = [];
+      for (const route of ['list', 'listExact'] as const) {
+        for (const resource of ['clients', 'accounts'] as const) {
+          const res = await fetch(routes[route][resource](), { headers: routes[route].headers });
+          const body = (await res.json()) as { totalItemCount?: number };
+          counts.push(
+            `${route} ${resource}: ${body.totalItemCount} (${res.headers.get('preference-applied')})`,
+          );
+        }
       }
-      // Warm both sides up (JIT, pools, plans) before measuring.
-      await load(routes.list('clients'), headers);
-      await load(routes.list('accounts'), headers);
-      const ratios = { list: [] as number[], get: [] as number[] };
+      if (
+        !counts.filter((c) => c.startsWith('listExact')).every((c) => c.endsWith('(count=exact)'))
+      )
+        throw new Error(`count not exact: ${counts.join('; ')}`);
+      const ratios: Record<Route, number[]> = { list: [], listExact: [], get: [] };
+      const times: Record<Route, number[]> = { list: [], listExact: [], get: [] };
+      for (const route of ROUTES) {
+        const { clients, accounts, headers } = routes[route];
+        // Warm both sides up (JIT, pools, plans) before measuring.
+        await load(clients, headers);
+        await load(accounts, headers);
+      }
       for (let round = 0; round < ROUNDS; round++) {
-        const list = await loadPair(
-          round,
-          () => load(routes.list('clients'), headers),
-          () => load(routes.list('accounts'), headers),
-        );
-        ratios.list.push(list.guarded / list.plain);
-        const get = await loadPair(
-          round,
-          () => load(routes.get('clients', ids.plain), headers),
-          () => load(routes.get('accounts', ids.scoped), headers),
-        );
-        ratios.get.push(get.guarded / get.plain);
+        for (const route of ROUTES) {
+          const { clients, accounts, headers } = routes[route];
+          const pair = await loadPair(
+            round,
+            () => load(clients, headers),
+            () => load(accounts, headers),
+          );
+          ratios[route].push(pair.guarded / pair.plain);
+          times[route].push(pair.plain / REQUESTS);
+        }
       }
-      const result = { list: median(ratios.list), get: median(ratios.get) };
+      const result = Object.fromEntries(ROUTES.map((r) => [r, median(ratios[r])])) as Ratios;
       (results[db] ??= {})[phase] = result;
+      console.log(`${db} ${phase}: ${counts.join('; ')}`);
       console.log(
         `${db} ${phase}: scoped / unscoped, median of ${ROUNDS} rounds of ${REQUESTS} requests: ` +
-          `list ${result.list.toFixed(3)}, get ${result.get.toFixed(3)}`,
+          ROUTES.map(
+            (r) =>
+              `${r} ${result[r].toFixed(3)} (unscoped ${median(times[r]).toFixed(3)} ms/request)`,
+          ).join(', '),
       );
     };
     await measure('same rows');

@@ -113,8 +113,8 @@ function stepView(step: Step): object {
     return { uniqueIndex: { index, up } };
   }
   if ('liveIndex' in step) {
-    const { up, table, scope, columns } = step.liveIndex;
-    return { liveIndex: { table, index: { scope, columns }, up } };
+    const { up, table, ...index } = step.liveIndex;
+    return { liveIndex: { table, index, up } };
   }
   return step;
 }

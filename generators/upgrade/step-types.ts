@@ -56,7 +56,15 @@ export type Step =
   /** A unique index over the live rows of a soft-deleting table, made (`up`) or dropped. */
   | { liveUnique: { table: string; columns: string[]; up: boolean } }
   /** A list index over the live rows of a soft-deleting table, made (`up`) or dropped. */
-  | { liveIndex: { table: string; scope: string[]; columns: string[]; up: boolean } }
+  | {
+      liveIndex: {
+        table: string;
+        scope: string[];
+        columns: string[];
+        counts?: true;
+        up: boolean;
+      };
+    }
   /** Existing rows numbered by the sequence, oldest first. */
   | {
       number: {

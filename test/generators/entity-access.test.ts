@@ -115,6 +115,7 @@ describe('entity spec: tenants and bypass roles', () => {
     expect(soft.indexes).to.deep.equal([]);
     expect(soft.liveUnique).to.deep.equal([['tenant_id', 'code']]);
     expect(soft.liveIndexes).to.deep.equal([
+      { scope: ['tenant_id'], columns: [], counts: true },
       { scope: ['tenant_id'], columns: ['created_on', 'id'] },
       { scope: ['tenant_id', 'owned_by'], columns: ['created_on', 'id'] },
       { scope: ['tenant_id'], columns: ['floor', 'id'] },

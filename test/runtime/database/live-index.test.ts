@@ -41,12 +41,17 @@ const memberList = defineListResource({
   },
 });
 
-// As the generated migration of a tenant, soft-deleting entity declares its default order.
+// As the generated migration of a tenant, soft-deleting entity declares its default order and
+// the tenant alone, for counting.
 const lists = liveIndexMigration({
   table: 'li_members',
-  indexes: [{ scope: ['tenant_id'], columns: ['created_on', 'id'] }],
+  indexes: [
+    { scope: ['tenant_id'], columns: [], counts: true },
+    { scope: ['tenant_id'], columns: ['created_on', 'id'] },
+  ],
 });
 const INDEX = 'li_members_tenant_id_created_on_id_live';
+const COUNT_INDEX = 'li_members_tenant_id_live';
 
 /** The plan of `statement` as text, naming the indexes it reads. */
 async function plan(knex: Knex, dialect: string, statement: Knex.Sql): Promise<string> {
@@ -109,7 +114,7 @@ describeEachDatabase('the live list index of a tenant table', (db) => {
     }
   });
 
-  it("serves the caller's page and its count from the index over live rows", async () => {
+  it("serves the caller's page and its count from the indexes over live rows", async () => {
     const query = parseListQuery(memberList, { pageSize: '20' });
     const { page, count } = buildListQueries(db.knex, memberList, query, {
       extraRows: 1,
@@ -119,14 +124,15 @@ describeEachDatabase('the live list index of a tenant table', (db) => {
     expect(await page.clone()).to.have.length(21);
     const [counted] = (await count.clone()) as Record<string, unknown>[];
     expect(Number(Object.values(counted!)[0])).to.equal(100);
-    for (const statement of [page, count]) {
-      const text = await plan(db.knex, db.dialect, statement.toSQL());
-      expect(text, statement.toString()).to.contain(INDEX);
-    }
+    expect(await plan(db.knex, db.dialect, page.toSQL())).to.contain(INDEX);
+    // The count reads the tenant alone where the dialect makes that index (PostgreSQL); the
+    // others have none (countIndexes) and count through the list's.
+    const counting = await plan(db.knex, db.dialect, count.toSQL());
+    expect(counting).to.contain(db.dialect === 'postgres' ? COUNT_INDEX : INDEX);
     // The page reads the index in its order: no sort step.
     expect(await plan(db.knex, db.dialect, page.toSQL())).not.to.match(/filesort|TEMP B-TREE|Sort/);
     // Down drops it again.
     await lists.down(db.knex);
-    expect(await plan(db.knex, db.dialect, count.toSQL())).not.to.contain(INDEX);
+    expect(await plan(db.knex, db.dialect, count.toSQL())).not.to.match(/_live/);
   });
 });

@@ -30,4 +30,10 @@ export interface LiveListIndex {
     deletedColumn: string,
   ): Promise<void>;
   drop(knex: Knex, table: string, columns: readonly string[]): Promise<void>;
+  /**
+   * Whether an index kept only for counting a scope's live rows (`counts`) is made: where the
+   * database reads a narrow index of equal values in few pages, and where one more index of the
+   * table costs its planner little.
+   */
+  readonly countIndexes: boolean;
 }

@@ -54,6 +54,10 @@ export const mysqlLiveIndex: Dialect['liveIndex'] = {
   drop: async (knex, table, columns) => {
     await knex.raw('DROP INDEX ?? ON ??', [liveIndexName(table, columns), table]);
   },
+  // InnoDB neither deduplicates equal values (a count reads one entry per row on any index) nor
+  // plans without diving into every candidate index of an equality: the tenant-only index made
+  // an exact count 7% faster and each list's page and estimate about 10 µs slower to plan.
+  countIndexes: false,
 };
 
 // `ACME`, `acme` and `ACME ` are three values of a unique index only under a binary collation
