@@ -1,9 +1,12 @@
 // The SQL of a collection member's elements, shared by filters, search and loading: the child
 // table (or a join table joined to the other side of a many-to-many), the expression naming the
 // parent, and the conditions that keep another tenant's, another caller's and deleted elements out.
-import type { Fragment } from './conditions.js';
+import { filterFragment, type Fragment } from './conditions.js';
 import type { ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { CollectionMember, RelationMember } from './members.js';
+import type { QueryTarget } from './paths.js';
+import type { ColumnNamer } from './search.js';
+import type { FilterOperation, ListFilter } from './types.js';
 
 /** `schema.table`, quoted part by part. */
 export const quoteTable = (d: SqlDialect, table: string): string =>
@@ -99,5 +102,41 @@ export function visibleCondition(
   return {
     sql: parts.map((part) => part.sql).join(' AND '),
     bindings: parts.flatMap((part) => part.bindings),
+  };
+}
+
+const NEGATED: Partial<Record<FilterOperation, FilterOperation>> = {
+  NotEqual: 'Equal',
+  NotContains: 'Contains',
+  NotIn: 'In',
+};
+
+/**
+ * A filter on a member of a collection's elements: some element matches (`EXISTS`); for
+ * NotEqual, NotContains and NotIn, no element matches what the positive operation would.
+ */
+export function anyElement(
+  d: SqlDialect,
+  target: Extract<QueryTarget, { kind: 'collection' }>,
+  names: ColumnNamer,
+  filter: ListFilter,
+  alias: string,
+  caller: ListCaller,
+): Fragment {
+  const m = target.collection;
+  const positive = NEGATED[filter.operation];
+  const { from, parent } = collectionFrom(d, m, alias);
+  const match = filterFragment(
+    d,
+    target.member,
+    `${d.quote(alias)}.${d.quote(target.member.column)}`,
+    positive ? { ...filter, operation: positive } : filter,
+  );
+  const scoped = visibleCondition(d, m, alias, caller);
+  return {
+    sql:
+      `${positive ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${from} WHERE ` +
+      `${parent} = ${names.base(m.localColumn)}${scoped ? ` AND ${scoped.sql}` : ''} AND (${match.sql}))`,
+    bindings: [...(scoped?.bindings ?? []), ...match.bindings],
   };
 }

@@ -1,11 +1,11 @@
 // Builds the page query and the count query of a list query on Knex: selects, joins, filters,
 // search, scope, order and paging. No database is touched, so `toSQL()` shows the result.
 import type { Knex } from 'knex';
-import { asListCaller, collectionFrom, visibleCondition, type ListCaller } from './collections.js';
+import { anyElement, asListCaller, type ListCaller } from './collections.js';
 import { filterFragment, type Fragment } from './conditions.js';
 import { dialectFor, type ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { Member, RelationMember } from './members.js';
-import { expressionOf, seekCondition } from './order.js';
+import { expressionOf, seekCondition, type OrderKey } from './order.js';
 import { groupConditions } from './parse-groups.js';
 import type { QueryTarget } from './paths.js';
 import type { ListResource } from './resource.js';
@@ -53,42 +53,6 @@ const nonNull = (f: Fragment, expr: string): Fragment => ({
   bindings: f.bindings,
 });
 
-const NEGATED: Partial<Record<FilterOperation, FilterOperation>> = {
-  NotEqual: 'Equal',
-  NotContains: 'Contains',
-  NotIn: 'In',
-};
-
-/**
- * A filter on a member of a collection's elements: some element matches (`EXISTS`); for
- * NotEqual, NotContains and NotIn, no element matches what the positive operation would.
- */
-function anyElement(
-  d: SqlDialect,
-  target: Extract<QueryTarget, { kind: 'collection' }>,
-  names: ColumnNamer,
-  filter: ListFilter,
-  alias: string,
-  caller: ListCaller,
-): Fragment {
-  const m = target.collection;
-  const positive = NEGATED[filter.operation];
-  const { from, parent } = collectionFrom(d, m, alias);
-  const match = filterFragment(
-    d,
-    target.member,
-    `${d.quote(alias)}.${d.quote(target.member.column)}`,
-    positive ? { ...filter, operation: positive } : filter,
-  );
-  const scoped = visibleCondition(d, m, alias, caller);
-  return {
-    sql:
-      `${positive ? 'NOT ' : ''}EXISTS (SELECT 1 FROM ${from} WHERE ` +
-      `${parent} = ${names.base(m.localColumn)}${scoped ? ` AND ${scoped.sql}` : ''} AND (${match.sql}))`,
-    bindings: [...(scoped?.bindings ?? []), ...match.bindings],
-  };
-}
-
 /** The relations a filter on `targets` reads: their joins must be in the query. */
 const relationsOf = (targets: readonly QueryTarget[]): Set<RelationMember> =>
   new Set(targets.flatMap((t) => (t.kind === 'relation' ? [t.relation] : [])));
@@ -105,41 +69,76 @@ export function buildListQueries(
   query: ListQuery,
   options: ListQueryBuildOptions & { extraRows?: number } = {},
 ): ListQueries {
-  const { page, count, dialect } = planListQueries(knex, resource, query, options);
-  return { page, count: count(), dialect };
+  const plan = planListQueries(knex, resource, query, options);
+  return { page: plan.page, count: plan.count(), dialect: plan.dialect };
 }
 
 /** The page query of `buildListQueries`; the queries over its rows built only when asked for. */
 export interface ListPlan {
   page: Knex.QueryBuilder;
   /** `SELECT COUNT(*) AS total` over the page's conditions. */
-  count: () => Knex.QueryBuilder;
+  count(): Knex.QueryBuilder;
   /** `SELECT 1` over the page's conditions, no order or paging (what a bounded count reads). */
-  rows: () => Knex.QueryBuilder;
+  rows(): Knex.QueryBuilder;
   dialect: SqlDialect;
   /** The members the items show (all of them without `select`). */
   shown: readonly Member[];
 }
 
-/** `buildListQueries`, with the count built only when a count mode needs it. */
-export function planListQueries(
-  knex: Knex,
-  resource: ListResource<unknown>,
-  query: ListQuery,
-  options: ListQueryBuildOptions & { extraRows?: number } = {},
-): ListPlan {
-  const d = dialectFor(knex);
-  const shape = queryShape(d, resource, query);
-  const { names, order, orderBy, columns, shownNames, ordered } = shape;
-  const caller = options.caller ?? asListCaller(options.principal);
-  const groups = query.groups ?? [];
-  const targetOf = (filter: ListFilter) => resource.target(filter.field)!;
-  let aliases = 0;
-  const condition = (filter: ListFilter): Fragment => {
-    const target = targetOf(filter);
-    const alias = `f_${aliases++}`;
+/** Which query the relations are joined for (see `Planner.joined`). */
+type JoinsFor = 'count' | 'page' | 'ids';
+
+/**
+ * The parts of one list query's SQL, as methods rather than closures made per request: the
+ * page, count and rows queries of a plan share them.
+ */
+class Planner implements ListPlan {
+  readonly page: Knex.QueryBuilder;
+  readonly dialect: SqlDialect;
+  readonly shown: readonly Member[];
+  private readonly names: ColumnNamer;
+  private readonly shownNames: ReadonlySet<string>;
+  private readonly ordered: ReadonlySet<RelationMember>;
+  private readonly caller: ListCaller;
+  private readonly conditions: Fragment[];
+  /** The relations the filters read: their joins must be in every query. */
+  private readonly filtered: ReadonlySet<RelationMember>;
+  private aliases = 0;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly resource: ListResource<unknown>,
+    private readonly query: ListQuery,
+    private readonly options: ListQueryBuildOptions & { extraRows?: number },
+  ) {
+    const d = dialectFor(knex);
+    const shape = queryShape(d, resource, query);
+    this.dialect = d;
+    this.shown = shape.shown;
+    this.names = shape.names;
+    this.shownNames = shape.shownNames;
+    this.ordered = shape.ordered;
+    this.caller = options.caller ?? asListCaller(options.principal);
+    const groups = query.groups;
+    const conditions: Fragment[] = [];
+    for (const filter of query.filters) conditions.push(this.condition(filter));
+    for (const group of groups ?? []) conditions.push(this.grouped(group));
+    const read = groups?.length ? [...query.filters, ...groupConditions(groups)] : query.filters;
+    this.filtered = read.length ? relationsOf(read.map((f) => this.targetOf(f))) : NONE;
+    this.conditions = conditions;
+    this.page = this.pageQuery(shape.order, shape.orderBy, shape.columnList);
+  }
+
+  private targetOf(filter: ListFilter): QueryTarget {
+    return this.resource.target(filter.field)!;
+  }
+
+  private condition(filter: ListFilter): Fragment {
+    const { dialect: d, names } = this;
+    const target = this.targetOf(filter);
+    const alias = `f_${this.aliases++}`;
     if (target.kind === 'collection') {
-      return anyElement(d, target, names, filter, alias, caller);
+      return anyElement(d, target, names, filter, alias, this.caller);
     }
     const expr = expressionOf(target, names);
     const plain = filterFragment(d, target.member, expr, filter);
@@ -150,72 +149,87 @@ export function planListQueries(
       !MATCHES_NULL.has(filter.operation)
       ? nonNull(plain, expr)
       : plain;
-  };
+  }
+
   // A group is one parenthesised term, so it can only narrow what the scope and the other
   // filters allow: `scope AND filter AND (a OR b)`.
-  const grouped = (group: ListFilterGroup): Fragment => {
-    const parts = group.members.map((m) => ('combine' in m ? grouped(m) : condition(m)));
+  private grouped(group: ListFilterGroup): Fragment {
+    const parts = group.members.map((m) => ('combine' in m ? this.grouped(m) : this.condition(m)));
     return {
       sql: `(${parts.map((p) => `(${p.sql})`).join(group.combine === 'or' ? ' OR ' : ' AND ')})`,
       bindings: parts.flatMap((p) => p.bindings),
     };
-  };
-  const conditions = [...query.filters.map(condition), ...groups.map(grouped)];
-  // The count joins only the relations its conditions (and the search) read.
-  const filtered = relationsOf([...query.filters, ...groupConditions(groups)].map(targetOf));
-  const searched = (m: Member) => query.search !== undefined && searchedRelations([m]).length > 0;
-  const shownOrOrdered = (m: RelationMember) => shownNames.has(m.property) || ordered.has(m);
-  // The relations each query joins: the count those its conditions (and the search) read; the
-  // page those and the ones it shows or orders by; a deferred page's ids those of the count,
-  // those it orders by and the inner joins it shows (an inner join may keep rows out), its rows
-  // those it shows or orders by.
-  const joins = {
-    count: () => false,
-    page: shownOrOrdered,
-    ids: (m: RelationMember) =>
-      ordered.has(m) || (shownNames.has(m.property) && innerJoined(d, m, caller)),
-  };
-  const joinRelations = (qb: Knex.QueryBuilder, also: (m: RelationMember) => boolean) => {
-    for (const m of resource.members) {
-      if (m.kind !== 'relation') continue;
-      const needed = filtered.has(m) || searched(m) || also(m);
-      if (needed) join(qb, d, m, names, caller);
+  }
+
+  private shownOrOrdered(m: RelationMember): boolean {
+    return this.shownNames.has(m.property) || this.ordered.has(m);
+  }
+
+  /**
+   * Whether `for`'s query joins `m`: every query the relations its conditions (and the search)
+   * read; the page also those it shows or orders by; a deferred page's ids those it orders by and
+   * the inner joins it shows (an inner join may keep rows out).
+   */
+  private joined(m: RelationMember, joinsFor: JoinsFor): boolean {
+    if (this.filtered.has(m)) return true;
+    if (this.query.search !== undefined && searchedRelations([m]).length > 0) return true;
+    if (joinsFor === 'page') return this.shownOrOrdered(m);
+    if (joinsFor === 'ids') {
+      return (
+        this.ordered.has(m) ||
+        (this.shownNames.has(m.property) && innerJoined(this.dialect, m, this.caller))
+      );
     }
-  };
-  const where = (qb: Knex.QueryBuilder, also: (m: RelationMember) => boolean) => {
-    joinRelations(qb, also);
+    return false;
+  }
+
+  private where(qb: Knex.QueryBuilder, joinsFor: JoinsFor): void {
+    const { dialect: d, names, caller, resource, query } = this;
+    for (const m of resource.members) {
+      if (m.kind === 'relation' && this.joined(m, joinsFor)) join(qb, d, m, names, caller);
+    }
     // Called on the builder itself so a scope may add its own join; it must only add ANDed terms.
-    options.scope?.(qb);
-    for (const { sql, bindings } of conditions) qb.whereRaw(sql, bindings as Knex.RawBinding[]);
+    this.options.scope?.(qb);
+    for (const { sql, bindings } of this.conditions) {
+      qb.whereRaw(sql, bindings as Knex.RawBinding[]);
+    }
     if (query.search) {
       const group = searchFragment(d, resource.members, names, query.search, caller, {
         table: resource.table,
-        database: knex.client,
+        database: this.knex.client,
       });
       if (group) qb.whereRaw(group.sql, group.bindings as Knex.RawBinding[]);
     }
-  };
+  }
 
-  const cursor = query.cursor;
-  const limit = query.pageSize + (options.extraRows ?? 0);
-  const offset = cursor ? 0 : (query.pageNumber - 1) * query.pageSize;
-  const deferFrom = options.deferredJoinFrom ?? d.deferredJoinFrom;
-  let page: Knex.QueryBuilder;
-  if (offset > 0 && deferFrom !== undefined && offset >= deferFrom) {
-    page = deferredPage({
-      ...{ knex, d, resource, names, columns, orderBy, limit, offset },
-      narrow: (qb) => where(qb, joins.ids),
-      joinShown: (qb) => {
-        for (const m of resource.members) {
-          if (m.kind === 'relation' && shownOrOrdered(m)) join(qb, d, m, names, caller);
-        }
-      },
-    });
-  } else {
-    page = knex.from(resource.table);
+  private pageQuery(
+    order: readonly OrderKey[],
+    orderBy: string,
+    columnList: string,
+  ): Knex.QueryBuilder {
+    const { knex, dialect: d, resource, names, query, options } = this;
+    const cursor = query.cursor;
+    const limit = query.pageSize + (options.extraRows ?? 0);
+    const offset = cursor ? 0 : (query.pageNumber - 1) * query.pageSize;
+    const deferFrom = options.deferredJoinFrom ?? d.deferredJoinFrom;
+    if (offset > 0 && deferFrom !== undefined && offset >= deferFrom) {
+      return deferredPage({
+        ...{ knex, d, resource, names, orderBy, limit, offset },
+        columns: [columnList],
+        narrow: (qb) => this.where(qb, 'ids'),
+        joinShown: (qb) => {
+          for (const m of resource.members) {
+            if (m.kind === 'relation' && this.shownOrOrdered(m)) {
+              join(qb, d, m, names, this.caller);
+            }
+          }
+        },
+      });
+    }
+    const page = knex.from(resource.table);
     // One raw for the whole list: Knex compiles each raw apart.
-    page.select(knex.raw(columns.join(', ')));
-    where(page, joins.page);
+    page.select(knex.raw(columnList));
+    this.where(page, 'page');
     if (cursor) {
       const seek = seekCondition(d, order, cursor.values);
       page.whereRaw(seek.sql, seek.bindings as Knex.RawBinding[]);
@@ -223,22 +237,36 @@ export function planListQueries(
     page.orderByRaw(orderBy);
     page.limit(limit);
     if (offset > 0) page.offset(offset);
+    return page;
   }
 
-  // Only a count mode that counts needs them (and calls the scope again).
-  const matching = (what: string) => () => {
-    const qb = knex.from(resource.table);
-    qb.select(knex.raw(what));
-    where(qb, joins.count);
+  /** A query over the page's rows, no order or paging; it calls the scope again. */
+  private matching(what: string): Knex.QueryBuilder {
+    const qb = this.knex.from(this.resource.table);
+    qb.select(this.knex.raw(what));
+    this.where(qb, 'count');
     return qb;
-  };
-  return {
-    page,
-    count: matching('COUNT(*) AS total'),
-    rows: matching('1'),
-    dialect: d,
-    shown: shape.shown,
-  };
+  }
+
+  count(): Knex.QueryBuilder {
+    return this.matching('COUNT(*) AS total');
+  }
+
+  rows(): Knex.QueryBuilder {
+    return this.matching('1');
+  }
+}
+
+const NONE: ReadonlySet<RelationMember> = new Set();
+
+/** `buildListQueries`, with the count built only when a count mode needs it. */
+export function planListQueries(
+  knex: Knex,
+  resource: ListResource<unknown>,
+  query: ListQuery,
+  options: ListQueryBuildOptions & { extraRows?: number } = {},
+): ListPlan {
+  return new Planner(knex, resource, query, options);
 }
 
 export type { Member };

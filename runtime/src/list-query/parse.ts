@@ -123,6 +123,10 @@ function collect(query: unknown, options: ParseListQueryOptions): Map<string, st
   return grouped;
 }
 
+/** The one value of parameter `name`, if given. */
+const one = (grouped: ReadonlyMap<string, readonly string[]>, name: string) =>
+  single(name, grouped.get(name) ?? []);
+
 function parseSearch(text: string | undefined): string | undefined {
   const term = text?.trim();
   if (!term) return undefined;
@@ -149,11 +153,9 @@ export function parseListQuery(
   options: ParseListQueryOptions = {},
 ): ListQuery {
   const grouped = collect(query, options);
-  const get = (name: string) => single(name, grouped.get(name) ?? []);
-
-  const requestedPage = wholeNumber('pageNumber', get('pageNumber')) ?? 1;
+  const requestedPage = wholeNumber('pageNumber', one(grouped, 'pageNumber')) ?? 1;
   const pageNumber = Math.min(Math.max(requestedPage, 1), MAX_PAGE_NUMBER);
-  const requestedSize = wholeNumber('pageSize', get('pageSize'));
+  const requestedSize = wholeNumber('pageSize', one(grouped, 'pageSize'));
   const pageSize =
     requestedSize === undefined || requestedSize < 1
       ? resource.defaultPageSize
@@ -187,17 +189,17 @@ export function parseListQuery(
     }
   }
 
-  const search = parseSearch(get('search'));
+  const search = parseSearch(one(grouped, 'search'));
   if (search !== undefined && !hasSearchTargets(resource.members)) {
     throw invalidListQuery('search: this list has no text fields to search', {
       parameter: 'search',
       allowed: 'no search',
     });
   }
-  const orderText = get('orderBy')?.trim();
+  const orderText = one(grouped, 'orderBy')?.trim();
   const orderBy = orderText ? queryableMember(resource, orderText, 'orderBy').property : undefined;
-  const desc = flag(get('desc'));
-  const select = parseSelect(resource, get('select'));
+  const desc = flag(one(grouped, 'desc'));
+  const select = parseSelect(resource, one(grouped, 'select'));
   const shape = {
     filters,
     ...(groups.length > 0 ? { groups } : {}),
@@ -206,8 +208,8 @@ export function parseListQuery(
     ...(orderBy !== undefined ? { orderBy } : {}),
     desc,
   };
-  const cursorText = get('cursor')?.trim();
-  if (cursorText && get('pageNumber')?.trim()) {
+  const cursorText = one(grouped, 'cursor')?.trim();
+  if (cursorText && one(grouped, 'pageNumber')?.trim()) {
     throw invalidListQuery('pageNumber and cursor were both given; give one of them', {
       parameter: 'cursor',
       allowed: 'either pageNumber or cursor',

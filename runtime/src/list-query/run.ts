@@ -2,7 +2,7 @@
 // by cursor, the cursors of the pages beside it, and the total as the count mode says.
 import type { Knex } from 'knex';
 import { planListQueries, type ListQueryBuildOptions } from './compile.js';
-import { countTotal } from './count.js';
+import { countTotal, type Total } from './count.js';
 import { cursorMaker } from './cursor.js';
 import { dialectFor, type ListStatementRunner } from '../sql/index.js';
 import type { ListResource } from './resource.js';
@@ -33,6 +33,17 @@ export interface RunListQueryOptions extends ListQueryBuildOptions {
 
 type Row = Record<string, unknown>;
 
+/** What `count: 'none'` answers, without a call. */
+const NO_TOTAL: Total = { count: null, kind: null };
+
+/** Runs a count's statements on `connection`, when the engine holds one. */
+const runnerOn =
+  (connection: unknown): ListStatementRunner =>
+  (statement) =>
+    (connection && 'connection' in statement
+      ? statement.connection(connection)
+      : statement) as unknown as Promise<unknown>;
+
 function withConnection<T>(qb: Knex.QueryBuilder, connection: unknown): Promise<T> {
   return (connection ? qb.connection(connection) : qb) as unknown as Promise<T>;
 }
@@ -57,10 +68,6 @@ export async function runListQuery<Dto>(
   const client = knex.client as { releaseConnection(connection: unknown): Promise<unknown> };
   const dialect = dialectFor(knex);
   const connection = await dialect.functionsConnection(knex, { search: !!query.search });
-  const run: ListStatementRunner = (statement) =>
-    (connection && 'connection' in statement
-      ? statement.connection(connection)
-      : statement) as unknown as Promise<unknown>;
   try {
     // One row more than the page tells whether another page follows.
     const plan = planListQueries(knex, list, query, { ...options, extraRows: 1 });
@@ -74,24 +81,23 @@ export async function runListQuery<Dto>(
     const hasNextPage = backward || more;
     const hasPreviousPage = cursor ? !backward || more : query.pageNumber > 1;
     const offset = cursor ? undefined : (query.pageNumber - 1) * query.pageSize;
-    const total = await countTotal(
-      options.count ?? resource.count,
-      { rows: rows.length, more: !backward && more, offset },
-      plan,
-      {
-        knex,
-        dialect,
-        threshold: resource.exactCountBelow,
-        run,
-        max: options.exactCountMax,
-      },
-    );
+    const mode = options.count ?? resource.count;
+    const total =
+      mode === 'none'
+        ? NO_TOTAL
+        : await countTotal(mode, { rows: rows.length, more: !backward && more, offset }, plan, {
+            knex,
+            dialect,
+            threshold: resource.exactCountBelow,
+            run: runnerOn(connection),
+            max: options.exactCountMax,
+          });
     const cursorOf =
-      (hasNextPage || hasPreviousPage) && cursorMaker(list, query, options.cursorSecret);
-    const cursorAt = (row: Row | undefined, direction: 'next' | 'previous') =>
-      row && cursorOf ? cursorOf(row, direction) : null;
-    const nextCursor = hasNextPage ? cursorAt(rows.at(-1), 'next') : null;
-    const previousCursor = hasPreviousPage ? cursorAt(rows[0], 'previous') : null;
+      (hasNextPage || hasPreviousPage) && rows.length > 0
+        ? cursorMaker(list, query, options.cursorSecret)
+        : undefined;
+    const nextCursor = hasNextPage && cursorOf ? cursorOf(rows.at(-1)!, 'next') : null;
+    const previousCursor = hasPreviousPage && cursorOf ? cursorOf(rows[0]!, 'previous') : null;
     const shown = plan.shown;
     if (shown.some((m) => m.kind === 'collection')) {
       await loadCollections(knex, list, rows, {

@@ -19,6 +19,8 @@ export interface QueryShape {
   orderBy: string;
   /** The page's select list. */
   columns: readonly string[];
+  /** `columns` joined: one raw for the whole list. */
+  columnList: string;
   /** The members the items show (all of them without `select`). */
   shown: readonly Member[];
   shownNames: ReadonlySet<string>;
@@ -40,11 +42,13 @@ function makeShape(
   const order = query.cursor?.direction === 'previous' ? reversed(keys) : keys;
   const shown = selectedMembers(resource.members, query.select);
   const asked = query.orderBy ? resource.target(query.orderBy) : undefined;
+  const columns = selections(d, resource, shown, keys, names);
   return {
     names,
     order,
     orderBy: orderByTerms(d, order).join(', '),
-    columns: selections(d, resource, shown, keys, names),
+    columns,
+    columnList: columns.join(', '),
     shown,
     shownNames: new Set(shown.map((m) => m.property)),
     ordered: new Set(asked?.kind === 'relation' ? [asked.relation] : []),

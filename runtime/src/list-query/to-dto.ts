@@ -22,40 +22,35 @@ type Reader = (value: unknown) => unknown;
 /** 10000-01-01T00:00:00Z in epoch milliseconds: below it an instant has a four-digit year. */
 const YEAR_10000 = 253_402_300_800_000;
 
-const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+/** '00'..'99' and '000'..'999': the fields of an instant, looked up rather than formatted. */
+const TWO = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
+const THREE = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
 
 /**
  * `new Date(ms).toISOString()` for whole epoch milliseconds from 1970 to 9999 (what SQLite
- * stores), by arithmetic: the day's civil date by Howard Hinnant's `civil_from_days`.
+ * stores), by arithmetic: the day's civil date by Howard Hinnant's `civil_from_days`. Past the
+ * day every quantity is a small non-negative integer, so `| 0` floors it in integer arithmetic.
  */
 function isoInstant(ms: number): string {
   const days = Math.floor(ms / 86_400_000);
-  let rest = ms - days * 86_400_000;
   const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
+  const era = (z / 146_097) | 0;
   const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor(
-    (dayOfEra -
-      Math.floor(dayOfEra / 1460) +
-      Math.floor(dayOfEra / 36_524) -
-      Math.floor(dayOfEra / 146_096)) /
-      365,
-  );
-  const dayOfYear =
-    dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const shifted = Math.floor((5 * dayOfYear + 2) / 153);
-  const day = dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1;
+  const yearOfEra =
+    ((dayOfEra - ((dayOfEra / 1460) | 0) + ((dayOfEra / 36_524) | 0) - ((dayOfEra / 146_096) | 0)) /
+      365) |
+    0;
+  const dayOfYear = dayOfEra - (365 * yearOfEra + ((yearOfEra / 4) | 0) - ((yearOfEra / 100) | 0));
+  const shifted = ((5 * dayOfYear + 2) / 153) | 0;
+  const day = dayOfYear - (((153 * shifted + 2) / 5) | 0) + 1;
   const month = shifted < 10 ? shifted + 3 : shifted - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  const hours = Math.floor(rest / 3_600_000);
-  rest -= hours * 3_600_000;
-  const minutes = Math.floor(rest / 60_000);
-  rest -= minutes * 60_000;
-  const seconds = Math.floor(rest / 1000);
-  const milli = rest - seconds * 1000;
-  const millis = milli < 10 ? `00${milli}` : milli < 100 ? `0${milli}` : `${milli}`;
+  const milli = ms - days * 86_400_000;
+  const secs = (milli / 1000) | 0;
+  const hours = (secs / 3600) | 0;
+  const minutes = ((secs - hours * 3600) / 60) | 0;
   const y = year < 1000 ? String(year).padStart(4, '0') : `${year}`;
-  return `${y}-${two(month)}-${two(day)}T${two(hours)}:${two(minutes)}:${two(seconds)}.${millis}Z`;
+  return `${y}-${TWO[month]}-${TWO[day]}T${TWO[hours]}:${TWO[minutes]}:${TWO[secs - hours * 3600 - minutes * 60]}.${THREE[milli - secs * 1000]}Z`;
 }
 
 /**
