@@ -108,7 +108,7 @@ function tableIndexes(model: EntityModel): { plain: TableIndex[]; live: LiveInde
   // A soft-deleting tenant's live rows, counted: a list's count reads every live row of the
   // caller's tenant, and an index of the tenant alone holds them in a few pages where the
   // database deduplicates equal values (PostgreSQL), about what a count of a table without
-  // tenants reads (docs/access.md, "What it costs").
+  // tenants reads (docs/access.md, "What the scope costs").
   if (model.tenant && model.softDelete && led.includes(TENANT_COLUMN)) {
     return { plain, live: [{ scope: tenant, columns: [], counts: true }, ...live] };
   }
