@@ -42,18 +42,21 @@ export function liveIndexMigration(shape: LiveIndexShape): {
   down(knex: Knex): Promise<void>;
 } {
   const deleted = shape.deletedColumn ?? 'deleted_on';
+  /** The dialect's live index and the indexes it makes (a count-only one where it pays). */
+  const made = (knex: Knex) => {
+    const { liveIndex } = dialectFor(knex);
+    return { liveIndex, indexes: shape.indexes.filter((i) => !i.counts || liveIndex.countIndexes) };
+  };
   return {
     up: async (knex) => {
-      const { liveIndex } = dialectFor(knex);
-      for (const { scope = [], columns, counts } of shape.indexes) {
-        if (counts && !liveIndex.countIndexes) continue;
+      const { liveIndex, indexes } = made(knex);
+      for (const { scope = [], columns } of indexes) {
         await liveIndex.create(knex, shape.table, scope, columns, deleted);
       }
     },
     down: async (knex) => {
-      const { liveIndex } = dialectFor(knex);
-      for (const { scope = [], columns, counts } of shape.indexes) {
-        if (counts && !liveIndex.countIndexes) continue;
+      const { liveIndex, indexes } = made(knex);
+      for (const { scope = [], columns } of indexes) {
         await liveIndex.drop(knex, shape.table, [...scope, ...columns]);
       }
     },

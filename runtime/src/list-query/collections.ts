@@ -1,11 +1,10 @@
 // The SQL of a collection member's elements, shared by filters, search and loading: the child
 // table (or a join table joined to the other side of a many-to-many), the expression naming the
 // parent, and the conditions that keep another tenant's, another caller's and deleted elements out.
-import { filterFragment, type Fragment } from './conditions.js';
+import { filterFragment, type ColumnNamer, type Fragment } from './conditions.js';
 import type { ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { CollectionMember, RelationMember } from './members.js';
 import type { QueryTarget } from './paths.js';
-import type { ColumnNamer } from './search.js';
 import type { FilterOperation, ListFilter } from './types.js';
 
 /** `schema.table`, quoted part by part. */

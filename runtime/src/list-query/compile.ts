@@ -2,14 +2,14 @@
 // search, scope, order and paging. No database is touched, so `toSQL()` shows the result.
 import type { Knex } from 'knex';
 import { anyElement, asListCaller, type ListCaller } from './collections.js';
-import { filterFragment, type Fragment } from './conditions.js';
+import { filterFragment, type ColumnNamer, type Fragment } from './conditions.js';
 import { dialectFor, type ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { Member, RelationMember } from './members.js';
 import { expressionOf, seekCondition, type OrderKey } from './order.js';
 import { groupConditions } from './parse-groups.js';
 import type { QueryTarget } from './paths.js';
 import type { ListResource } from './resource.js';
-import { searchFragment, searchedRelations, type ColumnNamer } from './search.js';
+import { searchFragment, searchedRelations } from './search.js';
 import { deferredPage, innerJoined, join } from './page-sql.js';
 import { queryShape } from './shape.js';
 import type { FilterOperation, ListFilter, ListFilterGroup, ListQuery } from './types.js';

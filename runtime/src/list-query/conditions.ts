@@ -9,6 +9,12 @@ export interface Fragment {
   bindings: unknown[];
 }
 
+/** How the compiler names a column of a table in the SQL it builds (filters, search, order). */
+export interface ColumnNamer {
+  base(column: string): string;
+  of(table: string, column: string): string;
+}
+
 const isDay = (v: unknown): v is DateOnlyRange =>
   typeof v === 'object' && v !== null && (v as DateOnlyRange).kind === 'day';
 

@@ -6,7 +6,7 @@ import type { ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { ScalarMember } from './members.js';
 import type { QueryTarget } from './paths.js';
 import type { ListResource } from './resource.js';
-import type { ColumnNamer } from './search.js';
+import type { ColumnNamer } from './conditions.js';
 import { relationKey } from './to-dto.js';
 import type { FilterScalar, ListQuery } from './types.js';
 

@@ -7,7 +7,7 @@ import type { ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { Member, RelationMember } from './members.js';
 import type { OrderKey } from './order.js';
 import type { ListResource } from './resource.js';
-import type { ColumnNamer } from './search.js';
+import type { ColumnNamer } from './conditions.js';
 import { relationKey, relationPresentKey } from './to-dto.js';
 
 export function namer(d: SqlDialect, table: string): ColumnNamer {

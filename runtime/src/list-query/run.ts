@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { planListQueries, type ListQueryBuildOptions } from './compile.js';
 import { countTotal, type Total } from './count.js';
 import { cursorMaker } from './cursor.js';
-import { dialectFor, type ListStatementRunner } from '../sql/index.js';
+import { dialectFor } from '../sql/index.js';
 import type { ListResource } from './resource.js';
 import { loadCollections } from './related.js';
 import { rowToDto } from './to-dto.js';
@@ -36,16 +36,14 @@ type Row = Record<string, unknown>;
 /** What `count: 'none'` answers, without a call. */
 const NO_TOTAL: Total = { count: null, kind: null };
 
-/** Runs a count's statements on `connection`, when the engine holds one. */
-const runnerOn =
-  (connection: unknown): ListStatementRunner =>
-  (statement) =>
-    (connection && 'connection' in statement
-      ? statement.connection(connection)
-      : statement) as unknown as Promise<unknown>;
-
-function withConnection<T>(qb: Knex.QueryBuilder, connection: unknown): Promise<T> {
-  return (connection ? qb.connection(connection) : qb) as unknown as Promise<T>;
+/** `statement` run on `connection`, when the engine holds one. */
+function withConnection<T>(
+  statement: Knex.QueryBuilder | Knex.Raw,
+  connection: unknown,
+): Promise<T> {
+  return (connection && 'connection' in statement
+    ? statement.connection(connection)
+    : statement) as unknown as Promise<T>;
 }
 
 /**
@@ -89,7 +87,7 @@ export async function runListQuery<Dto>(
             knex,
             dialect,
             threshold: resource.exactCountBelow,
-            run: runnerOn(connection),
+            run: (statement) => withConnection(statement, connection),
             max: options.exactCountMax,
           });
     const cursorOf =

@@ -2,15 +2,9 @@
 // (JSON column or joined relation) and collections (child table or JSON array) with EXISTS; each
 // clause null-guarded.
 import { asListCaller, collectionFrom, visibleCondition, type ListCaller } from './collections.js';
-import { escapeLike, type Fragment } from './conditions.js';
+import { escapeLike, type ColumnNamer, type Fragment } from './conditions.js';
 import type { ListQueryDialect as SqlDialect } from '../sql/index.js';
 import type { Member } from './members.js';
-
-/** What the search group needs from the compiler: how to name a column of a table. */
-export interface ColumnNamer {
-  base(column: string): string;
-  of(table: string, column: string): string;
-}
 
 /** The relations the search group reads; their LEFT JOINs must be in the query. */
 export function searchedRelations(members: readonly Member[]): Member[] {

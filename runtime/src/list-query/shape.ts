@@ -7,7 +7,7 @@ import type { Member, RelationMember } from './members.js';
 import { orderByTerms, orderKeys, reversed, type OrderKey } from './order.js';
 import { namer, selections } from './page-sql.js';
 import type { ListResource } from './resource.js';
-import type { ColumnNamer } from './search.js';
+import type { ColumnNamer } from './conditions.js';
 import { selectedMembers } from './select.js';
 import type { ListQuery } from './types.js';
 

@@ -45,12 +45,13 @@ function isoInstant(ms: number): string {
   const day = dayOfYear - (((153 * shifted + 2) / 5) | 0) + 1;
   const month = shifted < 10 ? shifted + 3 : shifted - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  const milli = ms - days * 86_400_000;
-  const secs = (milli / 1000) | 0;
-  const hours = (secs / 3600) | 0;
-  const minutes = ((secs - hours * 3600) / 60) | 0;
+  const msOfDay = ms - days * 86_400_000;
+  const secondsOfDay = (msOfDay / 1000) | 0;
+  const hours = (secondsOfDay / 3600) | 0;
+  const minutes = ((secondsOfDay - hours * 3600) / 60) | 0;
+  const seconds = secondsOfDay - hours * 3600 - minutes * 60;
   const y = year < 1000 ? String(year).padStart(4, '0') : `${year}`;
-  return `${y}-${TWO[month]}-${TWO[day]}T${TWO[hours]}:${TWO[minutes]}:${TWO[secs - hours * 3600 - minutes * 60]}.${THREE[milli - secs * 1000]}Z`;
+  return `${y}-${TWO[month]}-${TWO[day]}T${TWO[hours]}:${TWO[minutes]}:${TWO[seconds]}.${THREE[msOfDay - secondsOfDay * 1000]}Z`;
 }
 
 /**
