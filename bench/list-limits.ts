@@ -83,7 +83,8 @@ async function estimate(
   d: Dialect,
   rows: string,
   bindings: Knex.RawBinding[],
-  threshold = 10_000,
+  // The engine's default bound (the dialect's `exactCountBelow`).
+  threshold = d === 'sqlite' ? 5_000 : 10_000,
 ): Promise<number> {
   if (d === 'sqlite') {
     // Whether a row follows the first `threshold` (skipped in the index), else the exact count:

@@ -99,7 +99,10 @@ export interface ListResourceDefinition {
    * large table never pays for a full count. @default 'estimated'
    */
   count?: 'exact' | 'estimated' | 'none';
-  /** Below this many rows `estimated` gives the exact count. @default 10000 */
+  /**
+   * Below this many rows `estimated` gives the exact count. @default 10000, and 5000 on SQLite
+   * (which keeps no estimate: the bound is read from the index, row by row)
+   */
   exactCountBelow?: number;
   /**
    * Most rows a count the client asked for (`Prefer: count=exact`) reads: past it the answer is

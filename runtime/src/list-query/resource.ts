@@ -20,8 +20,8 @@ export interface ListResource<Dto = Record<string, unknown>> {
   readonly defaultPageSize: number;
   /** How `totalItemCount` is counted by default. */
   readonly count: CountMode;
-  /** Below this many rows `estimated` counts exactly. */
-  readonly exactCountBelow: number;
+  /** Below this many rows `estimated` counts exactly; undefined: the dialect's bound. */
+  readonly exactCountBelow: number | undefined;
   /** Most rows a client's `Prefer: count=exact` reads; past it the answer is the estimate. */
   readonly exactCountMax: number;
   /** Every DTO property, in schema order. */
@@ -49,7 +49,6 @@ export interface ListResource<Dto = Record<string, unknown>> {
 
 const DEFAULT_MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 20;
-const DEFAULT_EXACT_COUNT_BELOW = 10_000;
 const DEFAULT_EXACT_COUNT_MAX = 100_000;
 
 function resolveMember(
@@ -233,8 +232,11 @@ export function defineListResource<Dto = Record<string, unknown>>(
   if (!(CountModes as readonly string[]).includes(count)) {
     problems.push(`count must be one of ${CountModes.join(', ')}`);
   }
-  const exactCountBelow = definition.exactCountBelow ?? DEFAULT_EXACT_COUNT_BELOW;
-  if (!Number.isSafeInteger(exactCountBelow) || exactCountBelow < 0) {
+  const exactCountBelow = definition.exactCountBelow;
+  if (
+    exactCountBelow !== undefined &&
+    (!Number.isSafeInteger(exactCountBelow) || exactCountBelow < 0)
+  ) {
     problems.push('exactCountBelow must be a whole number of at least 0');
   }
   const exactCountMax = definition.exactCountMax ?? DEFAULT_EXACT_COUNT_MAX;

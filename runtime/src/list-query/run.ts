@@ -86,7 +86,7 @@ export async function runListQuery<Dto>(
         : await countTotal(mode, { rows: rows.length, more: !backward && more, offset }, plan, {
             knex,
             dialect,
-            threshold: resource.exactCountBelow,
+            threshold: resource.exactCountBelow ?? dialect.exactCountBelow,
             run: (statement) => withConnection(statement, connection),
             max: options.exactCountMax,
           });

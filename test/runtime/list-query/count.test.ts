@@ -101,6 +101,26 @@ for (const dialect of allDialects) {
       });
     });
 
+    it("bounds the exact count at the dialect's default (5,000 on SQLite, 10,000 elsewhere)", async () => {
+      // 5,001 rows: past SQLite's bound (it keeps no estimate and steps over each row below it),
+      // below the bound of the databases that estimate.
+      await db.knex.schema.createTable('lq_bound', (t) => t.integer('id').primary());
+      const ids = Array.from({ length: 5_001 }, (_, id) => ({ id }));
+      await db.knex.batchInsert('lq_bound', ids, 500);
+      if (dialect === 'postgres') await db.knex.raw('analyze lq_bound');
+      if (dialect === 'mysql') await db.knex.raw('analyze table lq_bound');
+      const bound = defineListResource({
+        table: 'lq_bound',
+        dto: { type: 'object', properties: { id: { type: 'integer' } } },
+      });
+      const page = await runListQuery(db.knex, bound, parseListQuery(bound, {}));
+      expect(page).to.include(
+        dialect === 'sqlite'
+          ? { totalItemCount: 5_001, totalItemCountKind: 'lowerBound' }
+          : { totalItemCount: 5_001, totalItemCountKind: 'exact' },
+      );
+    });
+
     it('counts exactly when the page shows where the list ends', async () => {
       const last = parseListQuery(small, { pageSize: '7', pageNumber: '9' });
       const page = await runListQuery(db.knex, small, last, { count: 'estimated' });

@@ -106,6 +106,12 @@ export interface ListQueryDialect {
   readonly integerParam: string;
   /** Rows skipped from which a list page by number finds its ids first (a deferred join). */
   readonly deferredJoinFrom: number | undefined;
+  /**
+   * Below how many rows `estimated` counts exactly, unless the resource sets `exactCountBelow`:
+   * where the database keeps an estimate this only decides when it is trusted; where it keeps
+   * none (SQLite) it is also what the bound costs, every row below it stepped over in the index.
+   */
+  readonly exactCountBelow: number;
   /** The text of `key` inside the JSON document `expr`; SQL NULL for a JSON null or a missing key. */
   jsonText(expr: string, key: string): string;
   /**

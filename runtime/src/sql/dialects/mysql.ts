@@ -103,6 +103,7 @@ export const mysql: Dialect = {
   // InnoDB reads each row an OFFSET skips whole (from the clustered index): deep pages find
   // their ids on the secondary index first.
   deferredJoinFrom: 2_000,
+  exactCountBelow: 10_000,
   jsonText: (expr, key) => `JSON_VALUE(${expr}, '$.${key}')`,
   // JSON_TABLE (MySQL 8, MariaDB 10.6+) yields no row for a JSON null or a non-array. An element
   // is read as JSON so that, as on PostgreSQL and SQLite, only a JSON string counts as text.

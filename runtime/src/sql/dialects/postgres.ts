@@ -58,6 +58,7 @@ export const postgres: Dialect = {
   nullsOrder: (desc) => (desc ? ' NULLS LAST' : ' NULLS FIRST'),
   integerParam: 'CAST(? AS BIGINT)',
   deferredJoinFrom: 6_000,
+  exactCountBelow: 10_000,
   jsonText: (expr, key) => `(${expr} ->> '${key}')`,
   // Cast to json so json, jsonb and text columns all work; a non-array gives no elements.
   jsonArrayElements: (expr, alias, keys) => ({

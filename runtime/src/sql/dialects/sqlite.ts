@@ -75,6 +75,8 @@ export const sqlite: Dialect = {
   nullsOrder: () => '',
   integerParam: '?',
   deferredJoinFrom: undefined,
+  // The bound is `estimateCount`'s probe: 5,000 index entries stepped over cost about a page.
+  exactCountBelow: 5_000,
   jsonText: (expr, key) => `json_extract(${expr}, '$.${key}')`,
   jsonArrayElements: (expr, alias, keys) => ({
     from: `json_each(CASE WHEN json_type(${expr}) = 'array' THEN ${expr} END) AS ${quoteDouble(alias)}`,
