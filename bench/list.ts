@@ -8,7 +8,7 @@
 //   BENCH_RELATION_ORDERS=1000000 BENCH_RELATIONS=0   the relations scenario (bench/list-relations.ts)
 //   BENCH_DB=slicekit_bench_big   another database (and .bench-cache/big.sqlite) for another size
 //   BENCH_QUERIES=0 BENCH_SHAPES=deep_page,count_none   only those shapes against the limit
-//   BENCH_WARM_UP_MS=0   no untimed warm-up of the quick shapes against the limit (default 2000)
+//   BENCH_WARM_UP_MS=0   no untimed warm-up of the quick shapes against the limit (default 10000)
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
