@@ -123,6 +123,26 @@ describe('auth middleware', () => {
       expect(b.body.detail).to.match(/"aud"/);
     });
 
+    it('verifies HS256, HS384 and HS512 tokens in any order, each with its own hash', async () => {
+      const signed = (alg: string, key = secret) =>
+        new SignJWT(claims)
+          .setProtectedHeader({ alg })
+          .setExpirationTime('5m')
+          .sign(new TextEncoder().encode(key));
+      for (const alg of ['HS512', 'HS256', 'HS384', 'HS512', 'HS256']) {
+        await request(app)
+          .get('/me')
+          .set('Authorization', `Bearer ${await signed(alg)}`)
+          .expect(200);
+      }
+      const forged = await signed('HS384', `${secret}-not-it`);
+      const res = await request(app)
+        .get('/me')
+        .set('Authorization', `Bearer ${forged}`)
+        .expect(401);
+      expect(res.body.detail).to.match(/signature/);
+    });
+
     it('answers 401 to an unsigned (alg none) token', async () => {
       const header = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
       const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
