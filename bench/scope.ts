@@ -5,12 +5,14 @@
 // live (what the scope itself costs); then the scoped table also gets as many rows of another
 // tenant and a tenth as many deleted ones (what reading past them costs: the list's exact count
 // reads them). Both sides send the same bearer token; the list is measured as generated (its
-// default count) and with the exact count. Prints the median ratio per route, phase and database,
-// then one JSON line.
+// default count) and with the exact count. The app runs compiled (`npm run build`, `node
+// dist/src/server.js`), as in production. Prints the median ratio per route, phase and database,
+// with each side's CPU per request in the app and in the database, then one JSON line.
 //
 //   npm run bench:scope             BENCH_ROWS=20000 BENCH_ROUNDS=15 BENCH_REQUESTS=200
 //   BENCH_DATABASES=pg npm run bench:scope
 import { randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +20,17 @@ import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import { addEntity, generateApp } from '../scripts/generate.js';
 import { mintToken } from '../scripts/demo-token.js';
-import { freshDatabase, protocolOf, root, startServer, withKnex, type Db } from './http-apps.js';
+import { ensureRuntimeBuild } from '../scripts/pack.js';
+import {
+  cpuOf,
+  databaseCpu,
+  freshDatabase,
+  protocolOf,
+  root,
+  startServer,
+  withKnex,
+  type Db,
+} from './http-apps.js';
 import { loadPair } from './paired.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 20_000);
@@ -42,6 +54,11 @@ async function generate(dir: string, db: Db): Promise<void> {
   writeFileSync(join(dir, 'specs/client.yaml'), plainSpec);
   writeFileSync(join(dir, 'specs/account.yaml'), scopedSpec);
   await addEntity(dir, join(dir, 'specs'));
+  ensureRuntimeBuild();
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const built = spawnSync('npm', ['run', 'build'], { cwd: dir, env, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
 }
 
 /** `count` rows, a second apart from 2024 on, with `extra` columns. */
@@ -93,6 +110,10 @@ type Headers = Record<string, string>;
 const ROUTES = ['list', 'listExact', 'get'] as const;
 type Route = (typeof ROUTES)[number];
 type Ratios = Record<Route, number>;
+interface Cpu {
+  app: number;
+  db: number;
+}
 
 async function load(paths: () => string, headers: Headers): Promise<number> {
   let left = REQUESTS;
@@ -127,9 +148,8 @@ for (const db of DATABASES) {
   const server = await startServer(
     `scope app (${db})`,
     dir,
-    ['--import', 'tsx', 'src/server.ts'],
+    ['dist/src/server.js'],
     {
-      NODE_OPTIONS: '--conditions=slicekit-source',
       DATABASE_URL: url,
       AUTH_JWT_SECRET: SECRET,
       ADMIN_ENABLED: 'false',
@@ -181,6 +201,22 @@ for (const db of DATABASES) {
         throw new Error(`count not exact: ${counts.join('; ')}`);
       const ratios: Record<Route, number[]> = { list: [], listExact: [], get: [] };
       const times: Record<Route, number[]> = { list: [], listExact: [], get: [] };
+      // CPU µs per request of each side, in the app and in the database.
+      const cpu = Object.fromEntries(
+        ROUTES.map((r) => [r, { plain: [] as Cpu[], scoped: [] as Cpu[] }]),
+      ) as Record<Route, { plain: Cpu[]; scoped: Cpu[] }>;
+      const measured = async (paths: () => string, headers: Headers) => {
+        const app = cpuOf(server.process.pid);
+        const database = databaseCpu(db, 'slicekit_bench_scope');
+        const ms = await load(paths, headers);
+        return {
+          ms,
+          cpu: {
+            app: (cpuOf(server.process.pid) - app) / REQUESTS,
+            db: (databaseCpu(db, 'slicekit_bench_scope') - database) / REQUESTS,
+          },
+        };
+      };
       for (const route of ROUTES) {
         const { clients, accounts, headers } = routes[route];
         // Warm both sides up (JIT, pools, plans) before measuring.
@@ -192,11 +228,13 @@ for (const db of DATABASES) {
           const { clients, accounts, headers } = routes[route];
           const pair = await loadPair(
             round,
-            () => load(clients, headers),
-            () => load(accounts, headers),
+            () => measured(clients, headers),
+            () => measured(accounts, headers),
           );
-          ratios[route].push(pair.guarded / pair.plain);
-          times[route].push(pair.plain / REQUESTS);
+          ratios[route].push(pair.guarded.ms / pair.plain.ms);
+          times[route].push(pair.plain.ms / REQUESTS);
+          cpu[route].plain.push(pair.plain.cpu);
+          cpu[route].scoped.push(pair.guarded.cpu);
         }
       }
       const result = Object.fromEntries(ROUTES.map((r) => [r, median(ratios[r])])) as Ratios;
@@ -209,6 +247,13 @@ for (const db of DATABASES) {
               `${r} ${result[r].toFixed(3)} (unscoped ${median(times[r]).toFixed(3)} ms/request)`,
           ).join(', '),
       );
+      const cpuLine = (list: Cpu[]) =>
+        `app ${median(list.map((c) => c.app)).toFixed(0)}, database ${median(list.map((c) => c.db)).toFixed(0)}`;
+      for (const r of ROUTES) {
+        console.log(
+          `${db} ${phase}: ${r} CPU µs per request, unscoped ${cpuLine(cpu[r].plain)}; scoped ${cpuLine(cpu[r].scoped)}`,
+        );
+      }
     };
     await measure('same rows');
     await withKnex(db, url, (knex) => seedHidden(knex, db));
