@@ -39,6 +39,8 @@ export interface Generated {
 export async function generateProduct(): Promise<Generated> {
   const dir = join(process.cwd(), '.work', `bench-limits-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
+  // Its modules are imported from there: the folder goes when the bench ends.
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(join(dir, 'src/slices'), { recursive: true });
   const spec = readFileSync(join(process.cwd(), 'docs/examples/product.yaml'), 'utf8')
     .replace('minimum: 0.01 }', 'minimum: 0.01, sortable: true }')
