@@ -23,9 +23,9 @@ const HMAC_HASHES: Readonly<Record<string, string>> = {
 
 /**
  * The shared secret as jose's key resolver, imported as a WebCrypto key once per algorithm: given
- * the raw bytes, jose imports them anew on every verification (`crypto.subtle.importKey`, about 4% of
- * an authenticated GET's CPU in a profile). Only algorithms the options allow reach the resolver, so the map stays
- * small; any other is handed the bytes, for jose to refuse as it would.
+ * the raw bytes, jose imports them anew on every verification (`crypto.subtle.importKey`, about
+ * 4% of an authenticated GET's CPU in a profile). Only algorithms the options allow reach the
+ * resolver, so the map stays small; any other is handed the bytes, for jose to refuse as it would.
  */
 function secretKey(secret: Uint8Array): JWTVerifyGetKey {
   const imported = new Map<string, Promise<webcrypto.CryptoKey | Uint8Array>>();
