@@ -113,6 +113,11 @@ export async function buildSlicekit(directory: string, idempotentCreate = false)
     writeFileSync(spec, `${readFileSync(productSpec, 'utf8')}\nidempotent: [Create]\n`);
   }
   await addEntity(directory, spec, { now: '2024-05-01T09:30:00Z' });
+  buildApp(directory);
+}
+
+/** Compiles the generated app in `directory` (`npm run build`) and the runtime it resolves to. */
+export function buildApp(directory: string): void {
   ensureRuntimeBuild();
   const plain = { ...process.env };
   delete plain.NODE_OPTIONS;

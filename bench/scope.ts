@@ -12,7 +12,6 @@
 //   npm run bench:scope             BENCH_ROWS=20000 BENCH_ROUNDS=15 BENCH_REQUESTS=200
 //   BENCH_DATABASES=pg npm run bench:scope
 import { randomUUID } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +19,8 @@ import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import { addEntity, generateApp } from '../scripts/generate.js';
 import { mintToken } from '../scripts/demo-token.js';
-import { ensureRuntimeBuild } from '../scripts/pack.js';
 import {
+  buildApp,
   cpuOf,
   databaseCpu,
   freshDatabase,
@@ -54,11 +53,7 @@ async function generate(dir: string, db: Db): Promise<void> {
   writeFileSync(join(dir, 'specs/client.yaml'), plainSpec);
   writeFileSync(join(dir, 'specs/account.yaml'), scopedSpec);
   await addEntity(dir, join(dir, 'specs'));
-  ensureRuntimeBuild();
-  const env = { ...process.env };
-  delete env.NODE_OPTIONS;
-  const built = spawnSync('npm', ['run', 'build'], { cwd: dir, env, encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
+  buildApp(dir);
 }
 
 /** `count` rows, a second apart from 2024 on, with `extra` columns. */
