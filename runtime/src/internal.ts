@@ -17,3 +17,4 @@ export { compileKeyPattern } from './idempotency/pattern.js';
 export { rowFreeExporter } from './tracing/row-free-exporter.js';
 export { dialects, sqlFamily, UnsupportedDatabaseError } from './sql/dialects/index.js';
 export { claimDue } from './events/claim.js';
+export { PREPARED_PER_CONNECTION } from './sql/dialects/postgres-prepared.js';

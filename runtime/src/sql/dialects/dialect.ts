@@ -25,6 +25,11 @@ export interface ConnectionBounds {
   queryTimeoutMs?: number;
   /** SQLite: longest wait for a lock another connection holds (`PRAGMA busy_timeout`). @default 5000 */
   busyTimeoutMs?: number;
+  /**
+   * PostgreSQL: run data statements under a name, parsed and planned once per connection
+   * (postgres-prepared.ts). @default true
+   */
+  prepareStatements?: boolean;
 }
 
 /** The waits a connection's settings bound (the database area's `DatabaseTimeouts`). */

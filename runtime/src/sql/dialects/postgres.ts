@@ -6,6 +6,7 @@ import type { Dialect } from './dialect.js';
 import { postgresUniqueText } from './unique-text.js';
 import { trigramIndex } from './postgres-search.js';
 import { postgresKeyTable } from './key-table.js';
+import { prepareStatements, preparedStatementsOf } from './postgres-prepared.js';
 import {
   afterCreate,
   claimSkippingLocked,
@@ -41,6 +42,7 @@ const UNAVAILABLE_MESSAGES = [
 
 interface PostgresClient {
   query(...args: unknown[]): unknown;
+  getTransactionStatus?(): string | null;
   connection?: { stream?: { destroy?: () => void } };
 }
 
@@ -137,27 +139,37 @@ export const postgres: Dialect = {
     unknownColumn: (e) => e.code === '42703',
   },
 
-  connectionSettings: (url, limits, pool) => ({
-    client: 'pg',
-    connection: {
-      connectionString: url,
-      connectionTimeoutMillis: limits.connectTimeoutMs,
-      // The server cancels a statement that runs longer (SQLSTATE 57014)...
-      statement_timeout: limits.statementTimeoutMs,
-      // ...and the client stops waiting for an answer that never comes (a silent network) a
-      // second later, so a slow statement is cancelled by the server first.
-      query_timeout: limits.statementTimeoutMs + 1000,
-      keepAlive: limits.keepAliveMs > 0,
-      keepAliveInitialDelayMillis: limits.keepAliveMs,
-    } satisfies Knex.PgConnectionConfig,
-    // Drops a connection whose query timed out: its late answer would confuse the next query.
-    pool: { ...pool, afterCreate: postgres.boundConnection({}), validate: connectionUsable },
-  }),
+  connectionSettings: (url, limits, pool) => {
+    // `prepared_statements=false` in the URL runs every statement unnamed, for a pooler that
+    // cannot keep a named one (PgBouncer before 1.21 in transaction mode).
+    const { connectionString, prepared } = preparedStatementsOf(url);
+    return {
+      client: 'pg',
+      connection: {
+        connectionString,
+        connectionTimeoutMillis: limits.connectTimeoutMs,
+        // The server cancels a statement that runs longer (SQLSTATE 57014)...
+        statement_timeout: limits.statementTimeoutMs,
+        // ...and the client stops waiting for an answer that never comes (a silent network) a
+        // second later, so a slow statement is cancelled by the server first.
+        query_timeout: limits.statementTimeoutMs + 1000,
+        keepAlive: limits.keepAliveMs > 0,
+        keepAliveInitialDelayMillis: limits.keepAliveMs,
+      } satisfies Knex.PgConnectionConfig,
+      // Drops a connection whose query timed out: its late answer would confuse the next query.
+      pool: {
+        ...pool,
+        afterCreate: postgres.boundConnection({ prepareStatements: prepared }),
+        validate: connectionUsable,
+      },
+    };
+  },
   // node-postgres' `query_timeout` (set in the connection settings) answers `Query read timeout`;
   // that connection is closed, since its answer may still arrive and be read as the next query's.
-  boundConnection: () =>
+  boundConnection: (bounds) =>
     afterCreate((connection) => {
       const client = connection as PostgresClient;
+      if (bounds.prepareStatements !== false) prepareStatements(client);
       watchQueries(client, (error) => {
         if ((error as { message?: unknown }).message !== 'Query read timeout') return;
         dropConnection(client, () => client.connection?.stream?.destroy?.());
