@@ -22,6 +22,7 @@ const RESULT_TYPE_CHANGED = 'cached plan must not change result type';
 interface QueryConfig {
   text?: unknown;
   name?: unknown;
+  submit?: unknown;
 }
 
 export interface PreparingClient {
@@ -67,6 +68,8 @@ export function prepareStatements(client: PreparingClient): void {
       typeof config !== 'object' ||
       config === null ||
       config.name !== undefined ||
+      // A submittable (a cursor, a query stream) carries its own state: passed on as it is.
+      config.submit !== undefined ||
       typeof config.text !== 'string' ||
       typeof callback !== 'function' ||
       !PLANNED.test(config.text)
