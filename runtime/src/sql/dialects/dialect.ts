@@ -25,10 +25,7 @@ export interface ConnectionBounds {
   queryTimeoutMs?: number;
   /** SQLite: longest wait for a lock another connection holds (`PRAGMA busy_timeout`). @default 5000 */
   busyTimeoutMs?: number;
-  /**
-   * PostgreSQL: run data statements under a name, parsed and planned once per connection
-   * (postgres-prepared.ts). @default true
-   */
+  /** PostgreSQL: data statements run named, planned once per connection. @default true */
   prepareStatements?: boolean;
 }
 
