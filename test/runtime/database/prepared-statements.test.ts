@@ -13,7 +13,7 @@ describe('named statements on postgres', () => {
   const opened: Knex[] = [];
   // One connection, so every statement of a test meets the same session's prepared statements.
   const connect = (url = db.url) => {
-    const knex = knexFactory({ ...knexConfig(url, { pool: { min: 1, max: 1 } }) });
+    const knex = knexFactory(knexConfig(url, { pool: { min: 1, max: 1 } }));
     opened.push(knex);
     return knex;
   };

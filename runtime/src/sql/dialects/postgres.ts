@@ -156,7 +156,8 @@ export const postgres: Dialect = {
         keepAlive: limits.keepAliveMs > 0,
         keepAliveInitialDelayMillis: limits.keepAliveMs,
       } satisfies Knex.PgConnectionConfig,
-      // Drops a connection whose query timed out: its late answer would confuse the next query.
+      // Names each connection's data statements, and drops a connection whose query timed out:
+      // its late answer would confuse the next query.
       pool: {
         ...pool,
         afterCreate: postgres.boundConnection({ prepareStatements: prepared }),
@@ -164,6 +165,7 @@ export const postgres: Dialect = {
       },
     };
   },
+  // Data statements run under a name unless `prepareStatements` is false (postgres-prepared.ts).
   // node-postgres' `query_timeout` (set in the connection settings) answers `Query read timeout`;
   // that connection is closed, since its answer may still arrive and be read as the next query's.
   boundConnection: (bounds) =>
