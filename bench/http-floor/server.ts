@@ -1,8 +1,9 @@
 // The floor of bench/http.ts: the Product API written by hand on Express 5 and Knex, issuing the
-// same SQL statements per request as the generated routes (the caller's rows only, the write and
-// its outbox event in one transaction, the row read back), and nothing else: no validation
-// library, no request log, no delivery of the events it records. What the generated app costs
-// beyond this is what its conveniences and guarantees cost.
+// same SQL statements per request as the generated routes (the caller's rows only; the write and
+// its outbox event in one transaction, the write returning the row as stored, or the row read
+// back on MySQL), and nothing else: no validation library, no request log, no delivery of the
+// events it records. What the generated app costs beyond this is what its conveniences and
+// guarantees cost.
 //
 //   DATABASE_URL=postgres://... PORT=3000 node --import tsx bench/http-floor/server.ts
 import { randomUUID } from 'node:crypto';
@@ -79,7 +80,14 @@ const leaseToken = randomUUID();
 
 const validPrice = (price: unknown): price is number => typeof price === 'number' && price >= 0.01;
 
-/** Reads the row for update, applies `change`, writes every column, reads it back, records `event`. */
+/** The row a write stored: returned by the write itself, or read back on MySQL (no RETURNING). */
+async function stored(trx: Knex.Transaction, id: string, write: Knex.QueryBuilder): Promise<Row> {
+  if (!mysql) return ((await write.returning('*')) as Row[])[0]!;
+  await write;
+  return (await byId(trx, id)) as Row;
+}
+
+/** Reads the row for update, applies `change`, writes every column, answers the row as stored, records `event`. */
 async function update(
   res: Response,
   id: string,
@@ -92,8 +100,7 @@ async function update(
     const { id: _id, owned_by: _owner, ...columns } = { ...row, ...change(row) };
     columns.updated_on = new Date();
     columns.is_discontinued = Boolean(columns.is_discontinued);
-    await own(trx).where('id', id).update(columns);
-    const written = (await byId(trx, id)) as Row;
+    const written = await stored(trx, id, own(trx).where('id', id).update(columns));
     if (event) await outbox(trx, event(row, written));
     return written;
   });
@@ -146,7 +153,7 @@ router.post('/products', async (req: Request, res: Response) => {
   const id = randomUUID();
   const now = new Date();
   const row = await knex.transaction(async (trx) => {
-    await trx(table).insert({
+    const insert = trx(table).insert({
       created_by: OWNER,
       created_on: now,
       id,
@@ -157,7 +164,7 @@ router.post('/products', async (req: Request, res: Response) => {
       updated_by: OWNER,
       updated_on: now,
     });
-    const written = (await byId(trx, id)) as Row;
+    const written = await stored(trx, id, insert);
     await outbox(trx, ['ProductCreated', id, { id, name, price: Number(written.price) }]);
     return written;
   });

@@ -107,6 +107,21 @@ export async function loadEntity<E>(
   return entity;
 }
 
+/**
+ * The row of `id` as a write just stored it, tagged for its answer: the row the write statement
+ * returned, or, where the database returns none (MySQL), read back in the write's transaction.
+ */
+async function storedRow(
+  trx: Knex.Transaction,
+  table: EntityTable<unknown>,
+  id: string,
+  caller: Caller,
+  written: Row[] | undefined,
+): Promise<Row> {
+  const [row] = written ?? [];
+  return row ? tagSourced(table, row) : findRow(trx, table, id, caller, false, true);
+}
+
 function idOf<E>(table: EntityTable<E>, entity: E): string {
   return String((entity as Row)[table.idProperty]);
 }
@@ -153,9 +168,9 @@ export async function insertEntity<E>(
     refusingBrokenReferences(knex, any, references, () =>
       transactionWithRetry(knex, async (trx) => {
         await checkReferences(trx, any, values, target, who);
-        await trx(table.table).insert(values);
+        const written = await dialectFor(trx).writtenRows(trx(table.table).insert(values));
         await saveLinks(trx, any, target, id);
-        const row = await findRow(trx, any, id, who, false, true);
+        const row = await storedRow(trx, any, id, who, written);
         const events = eventsOf(any);
         if (events) await recordEvents(trx, rowEvents(events, 'Created', any.fromRow(row) as Row));
         return row;
@@ -216,9 +231,11 @@ export async function changeEntity<E>(
         if (table.ownerColumn) delete values[table.ownerColumn];
         if (table.tenantColumn) delete values[table.tenantColumn];
         await checkReferences(trx, any, values, target, who, { row: stored, links });
-        await visibleRows(trx, any, who).where(table.idColumn, checkId(any, id)).update(values);
+        const written = await dialectFor(trx).writtenRows(
+          visibleRows(trx, any, who).where(table.idColumn, checkId(any, id)).update(values),
+        );
         await saveLinks(trx, any, target, checkId(any, id), links);
-        const row = await findRow(trx, any, id, who, false, true);
+        const row = await storedRow(trx, any, id, who, written);
         if (events) {
           await recordEvents(trx, updatedEvents(events, before!, any.fromRow(row) as Row));
         }

@@ -1,6 +1,7 @@
-// What differs between PostgreSQL, MySQL/MariaDB and SQLite, as one interface with one object per
-// database (postgres.ts, mysql.ts, sqlite.ts), as knex keeps one folder per dialect. Every area
-// asks `dialectFor(knex)` and calls a member; no file outside this folder names a database.
+// What differs between PostgreSQL, MySQL/MariaDB and SQLite (long: the one interface of them all),
+// with one object per database (postgres.ts, mysql.ts, sqlite.ts), as knex keeps one folder per
+// dialect. Every area asks `dialectFor(knex)` and calls a member; no file outside this folder
+// names a database.
 import type { Knex } from 'knex';
 import type { UniqueTextIndex } from './unique-text-index.js';
 import type { LiveListIndex, LiveUniqueIndex } from './live-rows-index.js';
@@ -173,6 +174,12 @@ export interface Dialect extends ListQueryDialect {
   exactTextCollation(knex: Knex): Promise<string | undefined>;
   /** Locks the rows `query` reads until its transaction ends (a no-op where writes serialise). */
   lockRows(query: Knex.QueryBuilder): Knex.QueryBuilder;
+  /**
+   * Runs the insert or update `query` and answers the rows it wrote as stored, in the same
+   * statement (`RETURNING *`); undefined where the database cannot (MySQL/MariaDB): the caller
+   * then reads them back.
+   */
+  writtenRows(query: Knex.QueryBuilder): Promise<Record<string, unknown>[] | undefined>;
   /** Runs `insert`, doing nothing for a row whose key (first column `key`) is there already. */
   insertMissing(
     insert: Knex.OnConflictQueryBuilder<object, unknown>,

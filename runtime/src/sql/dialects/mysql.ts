@@ -141,6 +141,11 @@ export const mysql: Dialect = {
     query.where(column, value).whereRaw('binary ?? = binary ?', [column, value]),
   exactTextCollation: mysqlExactTextCollation,
   lockRows: (query) => query.forUpdate(),
+  // MariaDB 10.5+ has INSERT ... RETURNING but no UPDATE ... RETURNING, MySQL neither.
+  writtenRows: async (query) => {
+    await query;
+    return undefined;
+  },
   // "Do nothing" is spelt as an update of the key to itself: INSERT IGNORE would also hide
   // unrelated errors.
   insertMissing: (insert, key) => insert.merge([key]),

@@ -80,6 +80,11 @@ export async function insertReturning(
   return new Map(inserted.map((row) => [String(row[key]), row.id as number | string]));
 }
 
+/** `writtenRows` where `INSERT ... RETURNING` and `UPDATE ... RETURNING` exist (PostgreSQL, SQLite 3.35+). */
+export async function returningRows(query: Knex.QueryBuilder): Promise<Record<string, unknown>[]> {
+  return (await query.returning('*')) as Record<string, unknown>[];
+}
+
 /** Sequences as rows of a counter table (MySQL, SQLite): each holds the last value handed out. */
 export const counterSequences = {
   async ensure(knex: Knex, sequences: readonly SequenceShape[], table: string): Promise<void> {

@@ -13,6 +13,7 @@ import {
   codeOf,
   counterSequences,
   insertReturning,
+  returningRows,
   marks,
   partialIndex,
   partialUniqueIndex,
@@ -122,6 +123,7 @@ export const sqlite: Dialect = {
   exactTextCollation: () => Promise.resolve(undefined),
   // The single writer already serialises a load-change-save.
   lockRows: (query) => query,
+  writtenRows: returningRows,
   insertMissing: (insert) => insert.ignore(),
   // Each writing statement runs under the database's single write lock: one UPDATE of the due
   // rows claims them, and no other claimer can interleave.
