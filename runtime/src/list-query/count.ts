@@ -2,6 +2,7 @@
 // threshold) or `none`; and the client's choice of them by `Prefer: count=...` (RFC 7240).
 import type { Knex } from 'knex';
 import type { ListQueryDialect, ListStatementRunner } from '../sql/index.js';
+import { estimateCount } from './estimates.js';
 import { CountModes, type CountMode, type TotalItemCountKind } from './types.js';
 
 /** What a page says of the number of matching rows. */
@@ -38,7 +39,8 @@ async function boundedCount(
 /**
  * The total for `mode`. Costs no query when the page shows where the list ends (a page by number
  * that is partly filled, or an empty first page); otherwise one `COUNT(*)`, or for `estimated`
- * the dialect's estimate (and a `COUNT(*)` only when that is below `threshold`). With `max`, an
+ * the dialect's estimate, reused for the same rows within a second (estimates.ts), and a
+ * `COUNT(*)` only when that is below `threshold`. With `max`, an
  * exact count reads at most `max + 1` rows: past `max` the total is the dialect's estimate (or a lower bound
  * where the database has none), never a full count.
  */
@@ -65,7 +67,7 @@ export async function countTotal(
   const shown =
     offset === undefined || seen.rows === 0 ? 0 : offset + seen.rows + (seen.more ? 1 : 0);
   if (mode === 'estimated') {
-    const estimate = await dialect.estimateCount(knex, queries.rows(), threshold, run);
+    const estimate = await estimateCount(knex, dialect, queries.rows(), threshold, run);
     if (estimate?.kind === 'exact') return estimate;
     if (estimate) return { count: Math.max(estimate.count, shown), kind: estimate.kind };
   }
