@@ -18,4 +18,4 @@ export { rowFreeExporter } from './tracing/row-free-exporter.js';
 export { dialects, sqlFamily, UnsupportedDatabaseError } from './sql/dialects/index.js';
 export { claimDue } from './events/claim.js';
 export { PREPARED_PER_CONNECTION } from './sql/dialects/postgres-prepared.js';
-export { EstimateCache, ESTIMATE_MAX_AGE_MS } from './list-query/estimates.js';
+export { EstimateCache, ESTIMATE_MAX_AGE_MS, reuseEstimates } from './list-query/estimates.js';

@@ -230,6 +230,8 @@ export async function changeEntity<E>(
         // The owner and the tenant never change hands through a save.
         if (table.ownerColumn) delete values[table.ownerColumn];
         if (table.tenantColumn) delete values[table.tenantColumn];
+        // Nor do the deletion marks: only a delete or a restore writes them.
+        if (table.deletedColumn) for (const mark in deletionMarks(any)) delete values[mark];
         await checkReferences(trx, any, values, target, who, { row: stored, links });
         const written = await dialectFor(trx).writtenRows(
           visibleRows(trx, any, who).where(table.idColumn, checkId(any, id)).update(values),

@@ -2,6 +2,7 @@
 // planner (`EXPLAIN`) before each page, and the planner's answer for the same rows changes only
 // as the table does, so the same list asked again within a second reuses it instead of sending
 // the `EXPLAIN` again.
+import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import type { CountEstimate, ListQueryDialect, ListStatementRunner } from '../sql/index.js';
 
@@ -17,9 +18,9 @@ interface Kept {
 
 /**
  * Estimates by statement (its SQL, its values and the threshold): only the planner's estimates,
- * and its answer that the rows are too few to estimate (the caller then counts them exactly, so
- * a stale "too few" costs a count, never a wrong total). A count read from the rows themselves
- * (SQLite's bound) is not kept.
+ * and the answer that the rows are too few to estimate (the caller then counts them exactly, so
+ * a stale "too few" costs a count, never a wrong total). A total answered as a lower bound or an
+ * exact count (SQLite's) is not kept.
  */
 export class EstimateCache {
   private readonly kept = new Map<string, Kept>();
@@ -27,7 +28,8 @@ export class EstimateCache {
   constructor(
     private readonly maxAgeMs = ESTIMATE_MAX_AGE_MS,
     private readonly capacity = ESTIMATES_KEPT,
-    private readonly now: () => number = Date.now,
+    // A monotonic clock: a system clock set back would keep an estimate for as long.
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** The estimate for `key` asked within the last `maxAgeMs`, or asks `estimate` and keeps it. */
@@ -48,8 +50,19 @@ export class EstimateCache {
   }
 }
 
-/** One cache per Knex instance: two databases never share an estimate. */
+/**
+ * One cache per Knex instance (its client): two databases never share an estimate. A transaction
+ * has a client of its own, so a list read in one asks each time.
+ */
 const caches = new WeakMap<object, EstimateCache>();
+
+/**
+ * Sets how long `knex`'s estimates are reused, 0 for never: for measuring the estimate itself
+ * (bench/list-limits.ts), or a test that must see the planner's latest answer.
+ */
+export function reuseEstimates(knex: Knex, maxAgeMs: number): void {
+  caches.set(knex.client as object, new EstimateCache(maxAgeMs));
+}
 
 /** `dialect.estimateCount` for `rows`, reused for the same statement within a second. */
 export function estimateCount(

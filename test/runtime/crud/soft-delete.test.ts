@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
 import {
+  changeEntity,
   deleteEntity,
   loadRow,
   restoreEntity,
@@ -60,6 +61,16 @@ describeEachDatabase('soft delete and restore', (db) => {
     expect(problemOf(await failure(restoreEntity(db.knex, authors, nextId()))).status).to.equal(
       404,
     );
+  });
+
+  it('keeps the deletion marks out of a save: only a delete or a restore writes them', async () => {
+    const id = await author('saved@example.com');
+    const row = await changeEntity(db.knex, authors, id, 'kenji', (a) => {
+      a.deletedOn = new Date();
+      a.deletedBy = 'kenji';
+    });
+    expect(authors.fromRow(row)).to.include({ deletedOn: null, deletedBy: null });
+    expect((await loadRow(db.knex, authors, id)).deleted_on).to.equal(null);
   });
 
   it("lets a deleted row's unique value be taken again; restoring it then is 409 crud.duplicate", async () => {
