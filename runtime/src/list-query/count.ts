@@ -2,7 +2,7 @@
 // threshold) or `none`; and the client's choice of them by `Prefer: count=...` (RFC 7240).
 import type { Knex } from 'knex';
 import type { ListQueryDialect, ListStatementRunner } from '../sql/index.js';
-import { estimateCount } from './estimates.js';
+import { estimatedTotal } from './estimates.js';
 import { CountModes, type CountMode, type TotalItemCountKind } from './types.js';
 
 /** What a page says of the number of matching rows. */
@@ -40,9 +40,9 @@ async function boundedCount(
  * The total for `mode`. Costs no query when the page shows where the list ends (a page by number
  * that is partly filled, or an empty first page); otherwise one `COUNT(*)`, or for `estimated`
  * the dialect's estimate, reused for the same rows within a second (estimates.ts), and a
- * `COUNT(*)` only when that is below `threshold`. With `max`, an
- * exact count reads at most `max + 1` rows: past `max` the total is the dialect's estimate (or a lower bound
- * where the database has none), never a full count.
+ * `COUNT(*)` only when that is below `threshold` (a count past it is reused as the estimate).
+ * With `max`, an exact count reads at most `max + 1` rows: past `max` the total is the
+ * dialect's estimate (or a lower bound where the database has none), never a full count.
  */
 export async function countTotal(
   mode: CountMode,
@@ -66,14 +66,18 @@ export async function countTotal(
   // Never fewer than the rows the page has already shown to exist.
   const shown =
     offset === undefined || seen.rows === 0 ? 0 : offset + seen.rows + (seen.more ? 1 : 0);
-  if (mode === 'estimated') {
-    const estimate = await estimateCount(knex, dialect, queries.rows(), threshold, run);
-    if (estimate?.kind === 'exact') return estimate;
-    if (estimate) return { count: Math.max(estimate.count, shown), kind: estimate.kind };
-  }
-  if (mode === 'estimated' || max === undefined || !Number.isSafeInteger(max)) {
+  const countAll = async () => {
     const [result] = (await run(queries.count())) as { total?: unknown }[];
-    return { count: Number(result?.total ?? 0), kind: 'exact' };
+    return Number(result?.total ?? 0);
+  };
+  if (mode === 'estimated') {
+    const total = await estimatedTotal(knex, dialect, queries.rows(), threshold, run, countAll);
+    return total.kind === 'exact'
+      ? total
+      : { count: Math.max(total.count, shown), kind: total.kind };
+  }
+  if (max === undefined || !Number.isSafeInteger(max)) {
+    return { count: await countAll(), kind: 'exact' };
   }
   const rows = queries.rows();
   const counted = await boundedCount(knex, rows, max, run);

@@ -1,7 +1,7 @@
 // The database's row estimates, reused for a moment: a list whose count is `estimated` asks the
 // planner (`EXPLAIN`) before each page, and the planner's answer for the same rows changes only
 // as the table does, so the same list asked again within a second reuses it instead of sending
-// the `EXPLAIN` again.
+// the `EXPLAIN` again (or the `COUNT(*)` that an estimate found too low sent).
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import type { CountEstimate, ListQueryDialect, ListStatementRunner } from '../sql/index.js';
@@ -17,10 +17,12 @@ interface Kept {
 }
 
 /**
- * Estimates by statement (its SQL, its values and the threshold): only the planner's estimates,
- * and the answer that the rows are too few to estimate (the caller then counts them exactly, so
- * a stale "too few" costs a count, never a wrong total). A total answered as a lower bound or an
- * exact count (SQLite's) is not kept.
+ * Totals by statement (its SQL, its values and the threshold): the planner's estimates, and the
+ * answer that the rows are too few to estimate. Too few, the rows are counted; a count that
+ * finds more rows than the threshold (the planner's estimate was too low: InnoDB caps a range's
+ * at half the table) stands in for the estimate for the rest of its time, so the next page sends
+ * neither the `EXPLAIN` nor the `COUNT(*)`. A total answered as a lower bound (SQLite's) is not
+ * kept, nor a count within the threshold: those rows are counted each time, exactly.
  */
 export class EstimateCache {
   private readonly kept = new Map<string, Kept>();
@@ -32,21 +34,35 @@ export class EstimateCache {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** The estimate for `key` asked within the last `maxAgeMs`, or asks `estimate` and keeps it. */
-  async reuse(
+  /**
+   * The total of the rows of `key`: the estimate asked within the last `maxAgeMs`, or `estimate`
+   * asked now; where that says the rows are too few (undefined), `count` counted now, exactly.
+   */
+  async total(
     key: string,
+    threshold: number,
     estimate: () => Promise<CountEstimate | undefined>,
-  ): Promise<CountEstimate | undefined> {
+    count: () => Promise<number>,
+  ): Promise<CountEstimate> {
     const at = this.now();
     const kept = this.kept.get(key);
-    if (kept && at - kept.at < this.maxAgeMs) return kept.estimate;
-    const fresh = await estimate();
-    if (fresh === undefined || fresh.kind === 'estimated') {
-      this.kept.delete(key);
-      if (this.kept.size >= this.capacity) this.kept.delete(this.kept.keys().next().value!);
-      this.kept.set(key, { at, estimate: fresh });
+    let found: CountEstimate | undefined;
+    if (kept && at - kept.at < this.maxAgeMs) {
+      found = kept.estimate;
+    } else {
+      found = await estimate();
+      if (found === undefined || found.kind === 'estimated') this.keep(key, at, found);
     }
-    return fresh;
+    if (found) return found;
+    const counted = await count();
+    if (counted > threshold) this.keep(key, at, { count: counted, kind: 'estimated' });
+    return { count: counted, kind: 'exact' };
+  }
+
+  private keep(key: string, at: number, estimate: CountEstimate | undefined): void {
+    this.kept.delete(key);
+    if (this.kept.size >= this.capacity) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.set(key, { at, estimate });
   }
 }
 
@@ -64,14 +80,18 @@ export function reuseEstimates(knex: Knex, maxAgeMs: number): void {
   caches.set(knex.client as object, new EstimateCache(maxAgeMs));
 }
 
-/** `dialect.estimateCount` for `rows`, reused for the same statement within a second. */
-export function estimateCount(
+/**
+ * The total of an `estimated` count of `rows`: `dialect.estimateCount`, reused for the same
+ * statement within a second; below `threshold`, `count` (an exact `COUNT(*)`).
+ */
+export function estimatedTotal(
   knex: Knex,
   dialect: ListQueryDialect,
   rows: Knex.QueryBuilder,
   threshold: number,
   run: ListStatementRunner,
-): Promise<CountEstimate | undefined> {
+  count: () => Promise<number>,
+): Promise<CountEstimate> {
   const client = knex.client as object;
   let cache = caches.get(client);
   if (!cache) caches.set(client, (cache = new EstimateCache()));
@@ -79,5 +99,10 @@ export function estimateCount(
   const key = JSON.stringify([threshold, sql, bindings], (_, value: unknown) =>
     typeof value === 'bigint' ? `${value}n` : value,
   );
-  return cache.reuse(key, () => dialect.estimateCount(knex, rows, threshold, run));
+  return cache.total(
+    key,
+    threshold,
+    () => dialect.estimateCount(knex, rows, threshold, run),
+    count,
+  );
 }
