@@ -1,7 +1,8 @@
 // The documented examples are what the demo answers: every `curl` line and `http` request of
-// README.md and docs/ runs, in page order, against a freshly seeded `npm run demo` (the Product
-// demo for /v1/products, DEMO=shop for the shop's routes) on SQLite, PostgreSQL and MySQL, and the
-// JSON block after a request must be its answer. docs/testing.md states the conventions.
+// README.md and docs/ runs, in page order, against `npm run demo` (the Product demo for
+// /v1/products, DEMO=shop for the shop's routes), seeded once per database, on SQLite, PostgreSQL
+// and MySQL, and the JSON block after a request must be its answer. docs/testing.md states the
+// conventions.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect } from 'chai';
@@ -179,43 +180,53 @@ describe('documented examples', function () {
   });
 
   for (const dialect of allDialects) {
-    for (const page of pages) {
-      for (const [name, part] of partsOf(page)) {
-        describe(`${page.file}, on the ${name} demo (${dialect})`, () => {
+    describe(`on ${dialect}`, () => {
+      // One demo of each kind per database, its pages run in page order: what a reader does after
+      // reading one page is what the next page starts from.
+      const demos = { product: useDemo('product', dialect), shop: useDemo('shop', dialect) };
+      for (const page of pages) {
+        for (const [name, part] of partsOf(page)) {
+          describe(`${page.file}, on the ${name} demo (${dialect})`, () => {
+            const demo = demos[name];
+            const session = new Session(demo);
+            for (const block of part.banners) {
+              it(`${page.file}:${block.line} shows the very lines ${block.printedBy} prints`, () => {
+                const port = new URL(demo().url).port;
+                expect(block.commands).to.deep.equal(bannerLines(demo().output(), port));
+              });
+            }
+            for (const { request, block } of part.requests) {
+              const last = block.requests.at(-1) === request;
+              it(title(request, page.file), () =>
+                check(session, request, last ? block : undefined),
+              );
+            }
+          });
+        }
+      }
+
+      for (const [command, name] of Object.entries(DEMO_COMMANDS)) {
+        const shown = pages.some((page) =>
+          page.blocks.some((block) => block.printedBy === command),
+        );
+        if (shown) continue;
+        describe(`the curl lines ${command} prints (${dialect})`, () => {
+          // A demo of its own: its lines create rows with the values the pages' examples use.
           const demo = useDemo(name, dialect);
-          const session = new Session(demo);
-          for (const block of part.banners) {
-            it(`${page.file}:${block.line} shows the very lines ${block.printedBy} prints`, () => {
-              const port = new URL(demo().url).port;
-              expect(block.commands).to.deep.equal(bannerLines(demo().output(), port));
-            });
-          }
-          for (const { request, block } of part.requests) {
-            const last = block.requests.at(-1) === request;
-            it(title(request, page.file), () => check(session, request, last ? block : undefined));
-          }
+          it('answer as they say, on the seeded rows they name', async () => {
+            const port = new URL(demo().url).port;
+            const lines = bannerLines(demo().output(), port);
+            expect(lines.some((line) => line.startsWith('curl'))).to.equal(true);
+            const printed = parseDocPage(command, ['```sh', ...lines, '```'].join('\n'));
+            expect(printed.problems).to.deep.equal([]);
+            const session = new Session(demo);
+            for (const request of printed.blocks.flatMap((block) => block.requests)) {
+              await check(session, request);
+            }
+          });
         });
       }
-    }
-
-    for (const [command, name] of Object.entries(DEMO_COMMANDS)) {
-      const shown = pages.some((page) => page.blocks.some((block) => block.printedBy === command));
-      if (shown) continue;
-      describe(`the curl lines ${command} prints (${dialect})`, () => {
-        const demo = useDemo(name, dialect);
-        it('answer as they say, on the seeded rows they name', async () => {
-          const port = new URL(demo().url).port;
-          const lines = bannerLines(demo().output(), port);
-          expect(lines.some((line) => line.startsWith('curl'))).to.equal(true);
-          const printed = parseDocPage(command, ['```sh', ...lines, '```'].join('\n'));
-          expect(printed.problems).to.deep.equal([]);
-          const session = new Session(demo);
-          for (const request of printed.blocks.flatMap((block) => block.requests)) {
-            await check(session, request);
-          }
-        });
-      });
-    }
+    });
   }
 });
 
