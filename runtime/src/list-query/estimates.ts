@@ -20,7 +20,7 @@ interface Kept {
  * Totals by statement (its SQL, its values and the threshold): the planner's estimates, and the
  * answer that the rows are too few to estimate. Too few, the rows are counted; a count that
  * finds more rows than the threshold (the planner's estimate was too low: InnoDB caps a range's
- * at half the table) stands in for the estimate for the rest of its time, so the next page sends
+ * at half the table) stands in for the estimate for the next second, so the next page sends
  * neither the `EXPLAIN` nor the `COUNT(*)`. A total answered as a lower bound (SQLite's) is not
  * kept, nor a count within the threshold: those rows are counted each time, exactly.
  */

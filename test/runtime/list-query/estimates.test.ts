@@ -69,7 +69,7 @@ describe('estimate reuse', () => {
     expect([asked, counted]).to.deep.equal([1, 2]);
   });
 
-  it('reuses a count past the threshold as the estimate the planner put too low, for the rest of its time', async () => {
+  it('reuses a count past the threshold as the estimate the planner put too low, for a second', async () => {
     const estimates = cache();
     // InnoDB's cap: a range holding every row of a table is estimated at half of them.
     expect(await total(estimates, 'one tenant', planner(undefined), rows(20_000))).to.deep.equal({
