@@ -244,12 +244,14 @@ export function describeUpgrade(dialect: Dialect): void {
       expect(await rows()).to.equal(count);
     });
 
-    it("passes the app's own tests, tsc (the admin's too), ESLint and Prettier after the upgrades", async () => {
+    // The admin's code is the same for every database: it is type-checked on SQLite's app alone.
+    const admin = dialect === 'sqlite';
+    it(`passes the app's own tests, tsc${admin ? " (the admin's too)" : ''}, ESLint and Prettier after the upgrades`, async () => {
       const output = await run('npm', ['test'], { cwd: app, env: env() });
       expect(output).to.contain('keeps a test of my own');
       expect(output).not.to.match(/\d+ failing/);
       // The server's code, then the admin's (`npm run typecheck`).
-      for (const project of [[], ['-p', 'admin']]) {
+      for (const project of admin ? [[], ['-p', 'admin']] : [[]]) {
         await run(
           node,
           [
