@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import { principalId, requireAccess, type AccessRule } from '../auth/index.js';
 import { answerDatabaseUnavailable } from '../database/index.js';
 import { isRuleViolation } from '../domain/index.js';
-import { ProblemError, sendProblem } from '../http/index.js';
+import { ProblemError, requestQuery, sendProblem } from '../http/index.js';
 import type { SliceDescription } from '../openapi/index.js';
 import { CrudOptionsError } from './errors.js';
 import { callerOf } from './caller.js';
@@ -61,7 +61,7 @@ const DELETED: readonly DeletedRows[] = ['exclude', 'include', 'only'];
 
 /** The `?deleted=` of a list request (`exclude` when absent); 400 for any other value. */
 function deletedAsked(req: Request): DeletedRows {
-  const value = req.query.deleted;
+  const value = requestQuery(req).deleted;
   if (value === undefined) return 'exclude';
   if (typeof value === 'string' && (DELETED as readonly string[]).includes(value)) {
     return value as DeletedRows;
@@ -83,7 +83,7 @@ function deletedAsked(req: Request): DeletedRows {
 export function deletedRowsAccess(entity: string, rule: AccessRule): RequestHandler {
   const check = requireAccess(entity, 'restore', rule);
   return function checkDeletedRows(req, res, next) {
-    if (req.query.deleted === undefined) next();
+    if (requestQuery(req).deleted === undefined) next();
     else void check(req, res, next);
   };
 }

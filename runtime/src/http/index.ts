@@ -6,3 +6,4 @@ export * from './method-not-allowed.js';
 export * from './entity-tag.js';
 export * from './client-error.js';
 export * from './socket-error.js';
+export * from './query.js';

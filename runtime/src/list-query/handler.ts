@@ -7,7 +7,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { answerDatabaseUnavailable } from '../database/index.js';
-import { problemDetails, ProblemError, sendProblem } from '../http/index.js';
+import { problemDetails, ProblemError, requestQuery, sendProblem } from '../http/index.js';
 import { safeError, recordFailedStatements } from '../logging/index.js';
 import type { ListCaller } from './collections.js';
 import { preferredCount } from './count.js';
@@ -59,7 +59,7 @@ export function listHandler<Dto>(
 ): RequestHandler {
   return async function listRoute(req, res) {
     try {
-      const query = parseListQuery(resource as ListResource<unknown>, req.query, options);
+      const query = parseListQuery(resource as ListResource<unknown>, requestQuery(req), options);
       // The 500 log then names the failed statement (placeholders, never values).
       const db = recordFailedStatements(isKnex(knex) ? knex : knex(req));
       const scope = options.scope;
