@@ -33,17 +33,24 @@ function knexOf(db: Db, url: string): Knex {
   });
 }
 
-/** Drops and creates database `name` on the `db` server; returns its URL. */
-export async function freshDatabase(db: Db, name: string): Promise<string> {
+/** Drops database `name` on the `db` server, if it is there. */
+export async function dropDatabase(db: Db, name: string): Promise<void> {
   const admin = knexOf(db, serverUrls[db]);
   try {
-    if (db === 'pg') {
-      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.raw(`CREATE DATABASE ${name}`);
-    } else {
-      await admin.raw(`DROP DATABASE IF EXISTS ${name}`);
-      await admin.raw(`CREATE DATABASE ${name} CHARACTER SET utf8mb4`);
-    }
+    await admin.raw(`DROP DATABASE IF EXISTS ${name}${db === 'pg' ? ' WITH (FORCE)' : ''}`);
+  } finally {
+    await admin.destroy();
+  }
+}
+
+/** Drops and creates database `name` on the `db` server; returns its URL. */
+export async function freshDatabase(db: Db, name: string): Promise<string> {
+  await dropDatabase(db, name);
+  const admin = knexOf(db, serverUrls[db]);
+  try {
+    await admin.raw(
+      db === 'pg' ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} CHARACTER SET utf8mb4`,
+    );
   } finally {
     await admin.destroy();
   }

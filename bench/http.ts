@@ -112,9 +112,11 @@ async function runDb(db: apps.Db, summary: Record<string, number>): Promise<void
       ? ['slicekit', 'floor', 'nest', 'slicekit_idempotent']
       : ['slicekit', 'floor', 'nest'];
   const running = new Map<Variant, App>();
+  const databases: string[] = [];
   try {
     for (const variant of variants) {
       const { database, url, ids } = await prepare(db, variant);
+      databases.push(database);
       const name: AppName = variant === 'slicekit_idempotent' ? 'slicekit' : variant;
       const unserved = { name, db, database, hot: ids.slice(-1000), doomed: ids.slice(0, -1000) };
       if (variant === 'slicekit_idempotent') {
@@ -186,6 +188,7 @@ async function runDb(db: apps.Db, summary: Record<string, number>): Promise<void
     }
   } finally {
     for (const app of running.values()) await app.server.stop();
+    for (const database of databases) await apps.dropDatabase(db, database);
   }
 }
 

@@ -23,6 +23,7 @@ import {
   buildApp,
   cpuOf,
   databaseCpu,
+  dropDatabase,
   freshDatabase,
   protocolOf,
   root,
@@ -255,6 +256,7 @@ for (const db of DATABASES) {
     await measure('plus hidden rows');
   } finally {
     await server.stop();
+    await dropDatabase(db, 'slicekit_bench_scope');
     rmSync(dir, { recursive: true, force: true });
   }
 }
