@@ -125,7 +125,7 @@ describe('list-query SQL per dialect', () => {
 
   it('makes text equality exact on MySQL while keeping the index usable', () => {
     expect(sql(clients.mysql, { filter: 'name:Equal:a' }).page.sql).to.include(
-      '(`lq_items`.`name` = ? AND `lq_items`.`name` = CAST(? AS BINARY))',
+      '(`lq_items`.`name` = ? AND CAST(`lq_items`.`name` AS BINARY) = CAST(? AS BINARY))',
     );
   });
 
