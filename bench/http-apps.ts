@@ -33,27 +33,22 @@ function knexOf(db: Db, url: string): Knex {
   });
 }
 
+const dropStatement = (db: Db, name: string) =>
+  `DROP DATABASE IF EXISTS ${name}${db === 'pg' ? ' WITH (FORCE)' : ''}`;
+
 /** Drops database `name` on the `db` server, if it is there. */
 export async function dropDatabase(db: Db, name: string): Promise<void> {
-  const admin = knexOf(db, serverUrls[db]);
-  try {
-    await admin.raw(`DROP DATABASE IF EXISTS ${name}${db === 'pg' ? ' WITH (FORCE)' : ''}`);
-  } finally {
-    await admin.destroy();
-  }
+  await withKnex(db, serverUrls[db], (admin) => admin.raw(dropStatement(db, name)));
 }
 
 /** Drops and creates database `name` on the `db` server; returns its URL. */
 export async function freshDatabase(db: Db, name: string): Promise<string> {
-  await dropDatabase(db, name);
-  const admin = knexOf(db, serverUrls[db]);
-  try {
+  await withKnex(db, serverUrls[db], async (admin) => {
+    await admin.raw(dropStatement(db, name));
     await admin.raw(
       db === 'pg' ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} CHARACTER SET utf8mb4`,
     );
-  } finally {
-    await admin.destroy();
-  }
+  });
   return withDatabase(serverUrls[db], name);
 }
 
